@@ -1,0 +1,53 @@
+# The README's commands. Everything a fresh Debian / Raspberry Pi OS machine needs beyond
+# python3 is installed from here.
+PYTHON ?= python3
+VENV   ?= .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check -q
+
+.PHONY: run test lint typecheck pytest bench clean venv
+
+run: $(VENV)/.run
+	$(VENV)/bin/uno-attack simulate --rules attack --players 4 --games 200 --seed 1
+
+test: $(VENV)/.test lint typecheck pytest
+
+lint: $(VENV)/.test
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+typecheck: $(VENV)/.test
+	$(VENV)/bin/mypy
+
+pytest: $(VENV)/.test
+	$(PY) -m pytest -q
+
+bench: $(VENV)/.bench
+	$(PY) -m benchmarks
+
+# Each stamp records which extras are installed; pyproject.toml changes reinstall.
+$(VENV)/.run: pyproject.toml | $(PY)
+	$(PIP) install -e .
+	touch $@
+
+$(VENV)/.test: pyproject.toml | $(PY)
+	$(PIP) install -e '.[test]'
+	touch $@ $(VENV)/.run
+
+$(VENV)/.bench: pyproject.toml | $(PY)
+	$(PIP) install -e '.[test,bench]'
+	touch $@ $(VENV)/.test $(VENV)/.run
+
+$(PY):
+	@$(PYTHON) -m venv $(VENV) 2>/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    echo "python3-venv is missing: installing it with apt-get"; \
+	    apt-get update -q && apt-get install -y -q python3-venv && $(PYTHON) -m venv $(VENV); \
+	  else \
+	    echo "error: '$(PYTHON) -m venv' failed. Install python3-venv (sudo apt install python3-venv) and retry." >&2; \
+	    exit 2; \
+	  fi; }
+	$(PIP) install --upgrade pip
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

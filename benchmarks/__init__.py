@@ -1,0 +1,1 @@
+"""Side-by-side benchmarks, run by `make bench` (`python -m benchmarks`)."""

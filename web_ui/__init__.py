@@ -1,0 +1,1 @@
+"""The tablet scoreboard (Flask)."""
