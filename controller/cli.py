@@ -24,7 +24,7 @@ class UsageError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="uno-attack",
-        description="Controller for a UNO Attack card launcher: rules engine, launcher, scoreboard.",
+        description="Controller for a UNO Attack card launcher: rules, launcher, scoreboard.",
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in COMMAND_MODULES:

@@ -1,0 +1,89 @@
+"""Playing deals out with bots, in full mode: the loop behind `uno-attack simulate`, the
+benchmarks and the property tests. The launcher's output is injected (`PressOutcome`), so the
+engine still never decides how many cards a press gives."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from .actions import Catch, Draw, Play, Press
+from .bots import Bot
+from .events import Event, Pressed
+from .game import Game
+
+PressOutcome = Callable[[Game], int]
+"""How many cards the next press gives, asked with the game as it stands."""
+
+
+class RunawayGame(RuntimeError):
+    """A deal went on far longer than any real one: a bug, reported with the step count."""
+
+
+@dataclass
+class DealStats:
+    """What happened in one deal, for the simulation summary."""
+
+    turns: int = 0
+    presses: int = 0
+    cards_pressed: int = 0
+    longest_drought: int = 0
+    drought: int = 0
+    actions: list[str] = field(default_factory=list)
+
+    def count(self, events: list[Event]) -> None:
+        for event in events:
+            if type(event) is Pressed:
+                self.presses += 1
+                got = len(event.cards)
+                self.cards_pressed += got
+                self.drought = 0 if got else self.drought + 1
+                self.longest_drought = max(self.longest_drought, self.drought)
+
+
+def play_out(
+    game: Game,
+    bots: Sequence[Bot],
+    press: PressOutcome,
+    *,
+    max_steps: int = 100_000,
+    record: bool = False,
+) -> DealStats:
+    """Let the bots play `game` to its end; return the deal's statistics."""
+    stats = DealStats()
+    for _ in range(max_steps):
+        if game.over:
+            return stats
+        seat = game.to_move()
+        assert seat is not None
+        action = bots[seat].choose(game, game.moves())
+        if type(action) is Press:
+            action = Press(seat, press(game))
+        if type(action) in _TURNS and not game.duties:
+            stats.turns += 1
+        if record:
+            stats.actions.append(str(action))
+        stats.count(game.push(action))
+        if game.exposed is not None:
+            _offer_catch(game, bots, stats, record)
+    raise RunawayGame(f"deal not finished after {max_steps} actions")
+
+
+_TURNS = (Play, Draw, Press)
+
+
+def _offer_catch(game: Game, bots: Sequence[Bot], stats: DealStats, record: bool) -> None:
+    exposed = game.exposed
+    assert exposed is not None
+    for seat in game.seats_after(exposed):
+        if bots[seat].catches(game, exposed):
+            catch = Catch(seat, exposed)
+            if record:
+                stats.actions.append(str(catch))
+            stats.count(game.push(catch))
+            return
+
+
+def remaining_for_press(game: Game) -> int:
+    """Cards a press could give now: the launcher, or what a reload would put in it."""
+    return len(game.pile) or max(len(game.discard) - 1, 0)

@@ -1,0 +1,59 @@
+"""Claims any player may make at any moment (§5, §3.4): calling UNO, catching a missed UNO,
+and owning up to a suggestion. A true claim has its effect; a false one costs its maker."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import CallUno, Catch, Suggest
+from .errors import IllegalAction, WrongPhase
+from .events import Caught, Event, FalseAccusation, FalseCall, UnoCalled, Why
+from .state import Phase
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def _check_claimant(game: Game, seat: int, what: str) -> None:
+    if game.phase is not Phase.PLAYING:
+        raise WrongPhase(f"the deal is {game.phase.value.replace('_', ' ')}: cannot {what}")
+    if not 0 <= seat < game.players or not game.active[seat]:
+        raise IllegalAction(f"P{seat} is not playing this deal")
+
+
+def push_call_uno(game: Game, action: CallUno, events: list[Event]) -> None:
+    seat = action.seat
+    _check_claimant(game, seat, "call UNO")
+    if game.in_uno_state(seat):
+        if game.exposed == seat:
+            game.exposed = None
+        events.append(UnoCalled(seat))
+        return
+    events.append(FalseCall(seat))
+    if game.rules.uno_false_call_penalty:
+        game.penalise(seat, Why.FALSE_CALL, events)
+
+
+def push_catch(game: Game, action: Catch, events: list[Event]) -> None:
+    seat, target = action.seat, action.target
+    _check_claimant(game, seat, "catch a missed UNO")
+    if target == seat:
+        raise IllegalAction("you cannot catch yourself: call UNO instead")
+    if not 0 <= target < game.players:
+        raise IllegalAction(f"there is no P{target}")
+    if game.exposed == target:
+        game.exposed = None
+        events.append(Caught(seat, target))
+        game.penalise(target, Why.UNO, events)
+        return
+    events.append(FalseAccusation(seat, target))
+    if game.rules.uno_false_accusation_penalty:
+        game.penalise(seat, Why.FALSE_ACCUSATION, events)
+
+
+def push_suggest(game: Game, action: Suggest, events: list[Event]) -> None:
+    seat = action.seat
+    _check_claimant(game, seat, "take the suggestion penalty")
+    if not (game.rules.attack and game.rules.suggestion_penalty):
+        raise IllegalAction("this table has no suggestion penalty")
+    game.owe_presses(seat, 4, Why.SUGGESTION, events)

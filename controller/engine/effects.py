@@ -1,0 +1,56 @@
+"""What each card does when played (RULES.md §4), as one table of data keyed by face.
+
+The game applies an `Effect` in one place (`play.resolve`); house rules change the data or add a
+small hook there, never a chain of per-card branches.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import Final
+
+from .cards import NUMBER_FACES, Face
+
+
+@dataclass(frozen=True)
+class Effect:
+    """The consequences of playing one card of a face.
+
+    skip: the next player loses the turn; draw: the next player draws this many (classic);
+    presses: the next player presses this many times (Attack); until_fire: the next player
+    presses until a card comes out; everyone_presses: every other player presses once, in
+    order; challengeable: the next player may challenge the play (Wild Draw Four).
+    """
+
+    wild: bool = False
+    reverse: bool = False
+    skip: bool = False
+    draw: int = 0
+    presses: int = 0
+    until_fire: bool = False
+    everyone_presses: bool = False
+    trade: bool = False
+    discard_colour: bool = False
+    challengeable: bool = False
+    may_be_last: bool = True
+
+
+PLAIN: Final = Effect()
+
+EFFECTS: Final[Mapping[Face, Effect]] = MappingProxyType(
+    {face: PLAIN for face in NUMBER_FACES}
+    | {
+        Face.SKIP: Effect(skip=True),
+        Face.REVERSE: Effect(reverse=True),
+        Face.DRAW_TWO: Effect(skip=True, draw=2),
+        Face.WILD: Effect(wild=True),
+        Face.WILD_DRAW_FOUR: Effect(wild=True, skip=True, draw=4, challengeable=True),
+        Face.HIT_TWO: Effect(skip=True, presses=2),
+        Face.TRADE_HANDS: Effect(trade=True, may_be_last=False),
+        Face.DISCARD_ALL: Effect(discard_colour=True),
+        Face.WILD_ALL_HIT: Effect(wild=True, everyone_presses=True),
+        Face.WILD_HIT_FIRE: Effect(wild=True, skip=True, until_fire=True),
+    }
+)

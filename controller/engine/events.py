@@ -1,0 +1,208 @@
+"""What happened, as small immutable values returned by `Game.push()`.
+
+Events are for people and logs (the scoreboard, transcripts, the event log); the game's state is
+always the authority. `to_dict()` gives a JSON-ready form.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from .cards import Card, Colour
+
+
+class Why(StrEnum):
+    """Why cards were drawn or the launcher was pressed."""
+
+    TURN = "turn"
+    DRAW_TWO = "draw_two"
+    DRAW_FOUR = "draw_four"
+    HIT_TWO = "hit_two"
+    HIT_FIRE = "hit_fire"
+    ALL_HIT = "all_hit"
+    UNO = "uno"
+    FALSE_CALL = "false_call"
+    FALSE_ACCUSATION = "false_accusation"
+    CHALLENGE = "challenge"
+    SUGGESTION = "suggestion"
+
+
+@dataclass(frozen=True, slots=True)
+class DealStarted:
+    dealer: int
+    players: int
+    hand_size: int
+
+
+@dataclass(frozen=True, slots=True)
+class TurnedUp:
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Returned:
+    """A turned-up card that may not start the pile went back into the deck (§2.5)."""
+
+    card: Card
+
+
+@dataclass(frozen=True, slots=True)
+class Played:
+    seat: int
+    card: Card
+    colour: Colour
+    also: tuple[Card, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ColourNamed:
+    seat: int
+    colour: Colour
+
+
+@dataclass(frozen=True, slots=True)
+class Drew:
+    seat: int
+    cards: tuple[Card, ...]
+    why: Why
+
+
+@dataclass(frozen=True, slots=True)
+class Pressed:
+    """One press of the launcher: `cards` went to `seat` (the launcher reported `reported`)."""
+
+    seat: int
+    cards: tuple[Card, ...]
+    why: Why
+    reported: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reshuffled:
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class Skipped:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Reversed:
+    direction: int
+
+
+@dataclass(frozen=True, slots=True)
+class Traded:
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Passed:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Owes:
+    """`seat` must press the launcher `presses` times before play goes on (a penalty)."""
+
+    seat: int
+    presses: int
+    why: Why
+
+
+@dataclass(frozen=True, slots=True)
+class UnoCalled:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnoMissed:
+    """`seat` is down to one card without calling: others may catch it until the window closes."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class Caught:
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class FalseCall:
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class FalseAccusation:
+    seat: int
+    target: int
+
+
+@dataclass(frozen=True, slots=True)
+class Challenged:
+    seat: int
+    offender: int
+    guilty: bool
+
+
+@dataclass(frozen=True, slots=True)
+class WentOut:
+    """`seat` played its last card; final-card effects may still follow."""
+
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DealEnded:
+    winner: int
+    points: tuple[int, ...]
+    cards_left: tuple[int, ...]
+
+
+Event = (
+    DealStarted
+    | TurnedUp
+    | Returned
+    | Played
+    | ColourNamed
+    | Drew
+    | Pressed
+    | Reshuffled
+    | Skipped
+    | Reversed
+    | Traded
+    | Passed
+    | Owes
+    | UnoCalled
+    | UnoMissed
+    | Caught
+    | FalseCall
+    | FalseAccusation
+    | Challenged
+    | WentOut
+    | DealEnded
+)
+
+
+def to_dict(event: Event) -> dict[str, Any]:
+    """`{"type": "Played", "seat": 0, "card": "R5", ...}`, ready for JSON."""
+    out: dict[str, Any] = {"type": type(event).__name__}
+    for field in dataclasses.fields(event):
+        out[field.name] = _plain(getattr(event, field.name))
+    return out
+
+
+def _plain(value: object) -> object:
+    if isinstance(value, Card):
+        return value.text
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, StrEnum):
+        return value.value
+    return value

@@ -1,0 +1,138 @@
+"""Drawing (§3.3), pressing the launcher (§3.4, §3.6), penalties and the challenge (§3.2), and
+naming the colour of a turned-up wild."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import Accept, Challenge, ChooseColour, Draw, Pass, Press
+from .cards import COLOURS, UNKNOWN
+from .errors import BadChoice, CardNotPlayable, IllegalAction, NotYourTurn
+from .events import Challenged, ColourNamed, Event, Passed, Skipped, Why
+from .play import playable
+from .state import Duty, DutyKind
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def push_draw(game: Game, action: Draw, events: list[Event]) -> None:
+    seat = action.seat
+    if game.rules.attack:
+        raise IllegalAction("UNO Attack has no draw pile: press the launcher instead")
+    game.expect(seat, "draw")
+    if game.drawn is not None:
+        raise IllegalAction("you have already drawn this turn: play that card or keep it")
+    if not game.rules.may_draw_when_playable and has_play(game, seat):
+        raise CardNotPlayable("you hold a playable card, so you may not draw")
+    game.exposed = None
+    cards = game.draw(seat, 1, Why.TURN, events)
+    if cards and (cards[0] is UNKNOWN or playable(game, seat, cards[0])):
+        game.drawn = cards[0]
+    else:
+        game.end_turn(seat)
+
+
+def has_play(game: Game, seat: int) -> bool:
+    """`seat` holds a card it could play now (always False for unseen cards)."""
+    return any(playable(game, seat, c) for c in game.hands[seat])
+
+
+def push_pass(game: Game, action: Pass, events: list[Event]) -> None:
+    seat = action.seat
+    game.expect(seat, "keep the drawn card")
+    drawn = game.drawn
+    if drawn is None:
+        raise IllegalAction("only a card just drawn can be kept: draw first")
+    if game.rules.must_play_drawn_if_playable and drawn is not UNKNOWN:
+        raise IllegalAction(f"the drawn card {drawn} is playable and must be played")
+    events.append(Passed(seat))
+    game.end_turn(seat)
+
+
+def push_press(game: Game, action: Press, events: list[Event]) -> None:
+    seat = action.seat
+    if not game.rules.attack:
+        raise IllegalAction("classic UNO has no launcher: draw a card instead")
+    duty = game.duties[0] if game.duties else None
+    if duty is not None and duty.seat == seat and duty.kind in _PRESSES:
+        _owed_press(game, duty, action.cards, events)
+        return
+    game.expect(seat, "press the launcher")
+    game.launch(seat, action.cards, Why.TURN, events)
+    game.exposed = None
+    game.end_turn(seat)
+
+
+_PRESSES = (DutyKind.PRESS, DutyKind.PRESS_UNTIL_FIRE)
+
+
+def _owed_press(game: Game, duty: Duty, reported: int, events: list[Event]) -> None:
+    got = game.launch(duty.seat, reported, duty.why, events)
+    if duty.kind is DutyKind.PRESS:
+        duty.count -= 1
+        done = duty.count == 0
+    else:
+        done = got > 0 or game.launcher_exhausted()
+    if done:
+        game.duties.pop(0)
+
+
+def _penalty_duty(game: Game, seat: int, what: str) -> Duty:
+    duty = game.duties[0] if game.duties else None
+    if duty is None or duty.kind is not DutyKind.PENALTY:
+        raise IllegalAction(f"there is no draw penalty to {what}")
+    if duty.seat != seat:
+        raise NotYourTurn(f"only P{duty.seat} can {what} the penalty")
+    return duty
+
+
+def push_accept(game: Game, action: Accept, events: list[Event]) -> None:
+    duty = _penalty_duty(game, action.seat, "accept")
+    game.duties.pop(0)
+    game.draw(action.seat, duty.count, duty.why, events)
+    events.append(Skipped(action.seat))
+
+
+def push_challenge(game: Game, action: Challenge, events: list[Event]) -> None:
+    """§3.2: the victim of a Wild Draw Four challenges it."""
+    seat = action.seat
+    duty = _penalty_duty(game, seat, "challenge")
+    guilty = _verdict(game, duty, action.guilty)
+    game.duties.pop(0)
+    events.append(Challenged(seat, duty.offender, guilty))
+    if guilty:
+        game.draw(duty.offender, 4, Why.CHALLENGE, events)
+        if game.rules.challenge_success_victim_plays:
+            game.turn = seat
+        else:
+            events.append(Skipped(seat))
+    else:
+        game.draw(seat, duty.count + 2, Why.CHALLENGE, events)
+        events.append(Skipped(seat))
+
+
+def _verdict(game: Game, duty: Duty, claimed: bool | None) -> bool:
+    """Was the challenged Wild Draw Four illegal? The engine knows in full mode; at a table
+    the players say what the shown hand proved. A last card is always legal (§3.2)."""
+    legal = True if not game.hands[duty.offender] else duty.legal
+    if legal is None:
+        if claimed is None:
+            raise BadChoice("say what the shown hand proved: guilty or not guilty")
+        return claimed
+    if claimed is not None and claimed == legal:
+        raise BadChoice(f"the hand shows the Wild Draw Four was {'legal' if legal else 'illegal'}")
+    return not legal
+
+
+def push_choose_colour(game: Game, action: ChooseColour, events: list[Event]) -> None:
+    duty = game.duties[0] if game.duties else None
+    if duty is None or duty.kind is not DutyKind.CHOOSE_COLOUR:
+        raise IllegalAction("no colour needs naming now")
+    if duty.seat != action.seat:
+        raise NotYourTurn(f"P{duty.seat} names the colour")
+    if action.colour not in COLOURS:
+        raise BadChoice(f"{action.colour!r} is not a colour")
+    game.duties.pop(0)
+    game.colour = action.colour
+    events.append(ColourNamed(action.seat, action.colour))

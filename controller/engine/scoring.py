@@ -1,0 +1,63 @@
+"""The end of a deal (§6): counting the hands left. Match scoring is in `match.py`."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import EnterHand
+from .cards import UNKNOWN
+from .errors import BadChoice, IllegalAction, WrongPhase
+from .events import DealEnded, Event
+from .state import Knowledge, Phase
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def end_deal(game: Game, events: list[Event]) -> None:
+    """The winner's last card and its effects are done: count every hand."""
+    game.exposed = None
+    game.drawn = None
+    if game.knowledge is Knowledge.FULL:
+        game.shown = {seat: (game.value(hand), len(hand)) for seat, hand in enumerate(game.hands)}
+        _finish(game, events)
+        return
+    game.phase = Phase.SCORING
+    game.shown = {seat: (0, 0) for seat, hand in enumerate(game.hands) if not hand}
+
+
+def push_enter_hand(game: Game, action: EnterHand, events: list[Event]) -> None:
+    """Table mode: the cards (or just the points) a player was left holding."""
+    if game.phase is not Phase.SCORING:
+        raise WrongPhase("hands are entered after the deal has ended")
+    seat = action.seat
+    if not 0 <= seat < game.players:
+        raise IllegalAction(f"there is no P{seat}")
+    if seat == game.winner:
+        raise IllegalAction(f"P{seat} went out and holds no cards")
+    game.shown[seat] = _counted(game, seat, action)
+    if len(game.shown) == game.players:
+        _finish(game, events)
+
+
+def _counted(game: Game, seat: int, action: EnterHand) -> tuple[int, int]:
+    if action.points is not None:
+        if action.cards:
+            raise BadChoice("enter the cards or their points, not both")
+        if action.points < 0:
+            raise BadChoice("points cannot be negative")
+        return action.points, len(game.hands[seat])
+    if not action.cards:
+        raise BadChoice(f"enter the cards P{seat} holds, or their points")
+    if UNKNOWN in action.cards or not all(game.deck.holds(c) for c in action.cards):
+        raise BadChoice(f"those are not all {game.deck.name} cards")
+    return game.value(list(action.cards)), len(action.cards)
+
+
+def _finish(game: Game, events: list[Event]) -> None:
+    shown = game.shown
+    seats = range(game.players)
+    game.points = tuple(shown[seat][0] for seat in seats)
+    game.phase = Phase.OVER
+    assert game.winner is not None
+    events.append(DealEnded(game.winner, game.points, tuple(shown[seat][1] for seat in seats)))

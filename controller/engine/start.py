@@ -1,0 +1,128 @@
+"""Turning up the first card and applying its effect (§2.5).
+
+F is the first player: the dealer's left, or the dealer under `first_player=dealer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .actions import TurnUp
+from .cards import COLOURS, UNKNOWN, Card, Face
+from .errors import BadChoice, WrongPhase
+from .events import ColourNamed, Event, Returned, Reversed, Skipped, TurnedUp, Why
+from .state import Duty, DutyKind, Phase
+
+if TYPE_CHECKING:
+    from .game import Game
+
+RANDOM_COLOUR = -1
+"""The seat recorded in `ColourNamed` when the engine picked the colour (start_wild=random)."""
+
+
+def push_turn_up(game: Game, action: TurnUp, events: list[Event]) -> None:
+    """Table mode: the players say which card was turned up."""
+    if game.phase is not Phase.TURN_UP:
+        raise WrongPhase("the first card has already been turned up")
+    c = action.card
+    if c is UNKNOWN:
+        raise BadChoice("say which card was turned up")
+    if not game.deck.holds(c):
+        raise BadChoice(f"{c} is not in the {game.deck.name} deck")
+    events.append(TurnedUp(c))
+    if must_return(game, c):
+        events.append(Returned(c))
+        return
+    game.pile.pop()
+    start_pile(game, c, events)
+
+
+def must_return(game: Game, c: Card) -> bool:
+    face = c.face
+    if face is Face.WILD_DRAW_FOUR or face is Face.TRADE_HANDS:
+        return True
+    return face is Face.WILD and game.rules.start_wild == "redraw"
+
+
+def start_pile(game: Game, c: Card, events: list[Event]) -> None:
+    game.discard.append(c)
+    game.colour = c.colour
+    game.phase = Phase.PLAYING
+    dealer = game.dealer
+    first = dealer if game.rules.first_player == "dealer" else game.next_seat(dealer)
+    game.turn = first
+    _STARTS.get(c.face, _plain)(game, first, events)
+
+
+# Each function applies one turned-up card (§2.5) with F = `first`; game.turn is F on entry.
+
+
+def _plain(game: Game, first: int, events: list[Event]) -> None:
+    """Numbers and (Attack) Discard All: F plays on it."""
+
+
+def _skip(game: Game, first: int, events: list[Event]) -> None:
+    events.append(Skipped(first))
+    game.turn = game.next_seat(first)
+
+
+def _reverse(game: Game, first: int, events: list[Event]) -> None:
+    game.direction = -game.direction
+    events.append(Reversed(game.direction))
+    if game.rules.start_reverse == "dealer_right_leads":
+        game.turn = game.next_seat(game.dealer)
+    else:
+        game.turn = game.dealer
+
+
+def _draw_two(game: Game, first: int, events: list[Event]) -> None:
+    game.draw(first, 2, Why.DRAW_TWO, events)
+    if game.rules.start_draw2_skips:
+        _skip(game, first, events)
+
+
+def _hit_two(game: Game, first: int, events: list[Event]) -> None:
+    game.duties.append(Duty(DutyKind.PRESS, first, 2, Why.HIT_TWO))
+    _skip(game, first, events)
+
+
+def _wild(game: Game, first: int, events: list[Event]) -> None:
+    mode = game.rules.start_wild
+    if mode == "free_lead":
+        game.free_lead = True
+    elif mode == "random":
+        game.colour = game.rng.choice(COLOURS)
+        events.append(ColourNamed(RANDOM_COLOUR, game.colour))
+    else:
+        namer = game.next_seat(game.dealer, -1) if mode == "predecessor_names" else first
+        game.duties.append(Duty(DutyKind.CHOOSE_COLOUR, namer))
+
+
+def _wild_all_hit(game: Game, first: int, events: list[Event]) -> None:
+    """Every player but the dealer presses once, from F on; F names the colour first."""
+    namer = first if game.rules.start_colour_namer == "starter" else game.dealer
+    game.duties.append(Duty(DutyKind.CHOOSE_COLOUR, namer))
+    game.duties.extend(
+        Duty(DutyKind.PRESS, seat, 1, Why.ALL_HIT) for seat in game.seats_after(game.dealer)
+    )
+
+
+def _wild_hit_fire(game: Game, first: int, events: list[Event]) -> None:
+    """F presses until cards come out and loses the turn; the next player names the colour."""
+    starter = game.next_seat(first)
+    namer = starter if game.rules.start_colour_namer == "starter" else game.dealer
+    game.duties.append(Duty(DutyKind.PRESS_UNTIL_FIRE, first, 1, Why.HIT_FIRE))
+    game.duties.append(Duty(DutyKind.CHOOSE_COLOUR, namer))
+    _skip(game, first, events)
+
+
+_STARTS: dict[Face, Callable[[Game, int, list[Event]], None]] = {
+    Face.SKIP: _skip,
+    Face.REVERSE: _reverse,
+    Face.DRAW_TWO: _draw_two,
+    Face.HIT_TWO: _hit_two,
+    Face.WILD: _wild,
+    Face.WILD_ALL_HIT: _wild_all_hit,
+    Face.WILD_HIT_FIRE: _wild_hit_fire,
+}

@@ -1,0 +1,50 @@
+"""The pieces of a deal's state that are not cards: phases, knowledge modes and owed duties."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .events import Why
+
+
+class Knowledge(StrEnum):
+    """How much the engine sees.
+
+    FULL: the engine holds the deck and every hand (simulation, bots, tests).
+    TABLE: physical cards at a real table. Hands hold unknown cards (`?`) whose number is exact;
+    a played card replaces an unknown one; facts that need a hand (was that Wild Draw Four
+    legal?) are supplied by the players.
+    """
+
+    FULL = "full"
+    TABLE = "table"
+
+
+class Phase(StrEnum):
+    TURN_UP = "turn_up"  # table mode: waiting for the card that starts the discard pile
+    PLAYING = "playing"
+    SCORING = "scoring"  # table mode: waiting for the hands left at the end of the deal
+    OVER = "over"
+
+
+class DutyKind(StrEnum):
+    PRESS = "press"  # press the launcher `count` more times
+    PRESS_UNTIL_FIRE = "press_until_fire"  # press until a press gives at least one card
+    CHOOSE_COLOUR = "choose_colour"  # name the colour of a turned-up wild
+    PENALTY = "penalty"  # face a pending draw of `count`: accept it or challenge
+
+
+@dataclass(slots=True)
+class Duty:
+    """Something a player owes before play goes on (forced, so it never closes a UNO window)."""
+
+    kind: DutyKind
+    seat: int
+    count: int = 0
+    why: Why = Why.TURN
+    offender: int = -1  # PENALTY: who played the Wild Draw Four
+    legal: bool | None = None  # PENALTY: was it legal (None: nobody at the table knows yet)
+
+    def copy(self) -> Duty:
+        return Duty(self.kind, self.seat, self.count, self.why, self.offender, self.legal)
