@@ -5,12 +5,13 @@ engine still never decides how many cards a press gives."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from .actions import Catch, Draw, Play, Press
 from .bots import Bot
 from .events import Event, Pressed
 from .game import Game
+from .notation import event_text
 
 PressOutcome = Callable[[Game], int]
 """How many cards the next press gives, asked with the game as it stands."""
@@ -29,9 +30,11 @@ class DealStats:
     cards_pressed: int = 0
     longest_drought: int = 0
     drought: int = 0
-    actions: list[str] = field(default_factory=list)
+    transcript: list[str] | None = None
 
     def count(self, events: list[Event]) -> None:
+        if self.transcript is not None:
+            self.transcript.extend(event_text(event) for event in events)
         for event in events:
             if type(event) is Pressed:
                 self.presses += 1
@@ -49,8 +52,9 @@ def play_out(
     max_steps: int = 100_000,
     record: bool = False,
 ) -> DealStats:
-    """Let the bots play `game` to its end; return the deal's statistics."""
-    stats = DealStats()
+    """Let the bots play `game` to its end; return the deal's statistics (and, with `record`,
+    a transcript: every event in words)."""
+    stats = DealStats(transcript=[] if record else None)
     for _ in range(max_steps):
         if game.over:
             return stats
@@ -61,25 +65,21 @@ def play_out(
             action = Press(seat, press(game))
         if type(action) in _TURNS and not game.duties:
             stats.turns += 1
-        if record:
-            stats.actions.append(str(action))
         stats.count(game.push(action))
         if game.exposed is not None:
-            _offer_catch(game, bots, stats, record)
+            _offer_catch(game, bots, stats)
     raise RunawayGame(f"deal not finished after {max_steps} actions")
 
 
 _TURNS = (Play, Draw, Press)
 
 
-def _offer_catch(game: Game, bots: Sequence[Bot], stats: DealStats, record: bool) -> None:
+def _offer_catch(game: Game, bots: Sequence[Bot], stats: DealStats) -> None:
     exposed = game.exposed
     assert exposed is not None
     for seat in game.seats_after(exposed):
         if bots[seat].catches(game, exposed):
             catch = Catch(seat, exposed)
-            if record:
-                stats.actions.append(str(catch))
             stats.count(game.push(catch))
             return
 

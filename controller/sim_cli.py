@@ -1,0 +1,110 @@
+"""`uno-attack simulate`: bots play complete games in full mode, with the eject policy as the
+launcher, and the figures are summarised (or printed as JSON, or one game as a transcript)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from typing import Any
+
+from controller.cli import UsageError
+from controller.engine import EngineError, GameKind, Rules, deal
+from controller.engine.autoplay import play_out
+from controller.engine.match import choose_dealer
+from controller.engine.notation import describe
+from controller.launcher.policy import EjectPolicy, Profile, ProfileError, load_profile
+from controller.simulation import BOTS, Summary, press_outcome, simulate
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "simulate",
+        help="bots play complete games; print what happened",
+        description="Bots play complete deals in full mode; the eject policy is the launcher.",
+    )
+    parser.add_argument("--rules", choices=[g.value for g in GameKind], default="attack")
+    parser.add_argument("--players", type=int, default=4, help="2 to 10 (default 4)")
+    parser.add_argument("--games", type=int, default=1000, help="deals to play (default 1000)")
+    parser.add_argument("--seed", type=int, default=1, help="same seed, same games (default 1)")
+    parser.add_argument("--profile", default="toy", help="eject profile name or .toml file")
+    parser.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a rule option (repeatable); `uno-attack rules --list` shows them",
+    )
+    out = parser.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="print one JSON object")
+    out.add_argument("--transcript", action="store_true", help="print one game move by move")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    rules, profile = _rules(args), _profile(args.profile)
+    if not 2 <= args.players <= 10:
+        raise UsageError(f"--players must be 2 to 10, not {args.players}")
+    if args.games < 1:
+        raise UsageError(f"--games must be at least 1, not {args.games}")
+    try:
+        if args.transcript:
+            print(_transcript(rules, args.players, args.seed, profile, args.bot))
+            return 0
+        summary = simulate(rules, args.players, args.games, args.seed, profile, args.bot)
+    except EngineError as error:
+        raise UsageError(str(error)) from None
+    print(json.dumps(summary.as_dict()) if args.json else _readable(summary))
+    return 0 if summary.conservation_violations == 0 else 1
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    pairs = {}
+    for text in args.option:
+        key, sep, value = text.partition("=")
+        pairs[key.strip()] = value if sep else "true"
+    try:
+        return Rules.from_text(args.rules, pairs)
+    except EngineError as error:
+        raise UsageError(str(error)) from None
+
+
+def _profile(name: str) -> Profile:
+    try:
+        return load_profile(name)
+    except (ProfileError, OSError) as error:
+        raise UsageError(str(error)) from None
+
+
+def _transcript(rules: Rules, players: int, seed: int, profile: Profile, bot: str) -> str:
+    rng = random.Random(seed)
+    dealer = choose_dealer(rules.deck_spec, players, rng).dealer
+    game, _ = deal(rules, players, dealer, rng)
+    opening = describe(game)
+    bots = [BOTS[bot](random.Random(rng.random())) for _ in range(players)]
+    press = press_outcome(EjectPolicy(profile, random.Random(rng.random())))
+    stats = play_out(game, bots, press, record=True)
+    header = f"{rules.game.value} UNO, {players} players, P{dealer} deals, seed {seed}"
+    return "\n".join([header, opening, *(stats.transcript or [])])
+
+
+def _readable(s: Summary) -> str:
+    wins = ", ".join(f"P{seat} {n}" for seat, n in enumerate(s.wins_by_seat))
+    lines = [
+        f"{s.games} {s.rules} games, {s.players} players, {s.bot} bots, seed {s.seed}",
+        f"  finished:            {s.finished}",
+        f"  turns per game:      {s.mean_turns}",
+        f"  wins by seat:        {wins}",
+        f"  winner's points:     {s.mean_winner_points} per game",
+        f"  card conservation:   {'ok' if not s.conservation_violations else 'VIOLATED'}",
+        f"  time:                {s.seconds} s",
+    ]
+    if s.rules == GameKind.ATTACK:
+        lines[4:4] = [
+            f"  eject profile:       {s.profile}",
+            f"  presses per game:    {s.mean_presses}",
+            f"  cards per press:     {s.mean_cards_per_press}",
+            f"  longest drought:     {s.max_drought} empty presses",
+        ]
+    return "\n".join(lines)
