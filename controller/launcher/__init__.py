@@ -1,1 +1,62 @@
-"""The launcher: feed motor, UNO button, card sensor and lights, and the eject policy."""
+"""The launcher: feed motor, UNO button, card sensor and lights, and the eject policy.
+
+The table service needs only what is exported here:
+
+* `open_launcher(profile, backend=...)` → `Launcher` (real pins on a Pi, the simulator elsewhere);
+* `Launcher.add_press_consumer`, `eject`, `deal`, `suspense`, `show_colour`, `show_tension`,
+  `status`, `fault`, `clear_fault`, `stop`, `close`;
+* `handle_press` (press → policy → suspense → eject) and the policy (`EjectPolicy`, `PROFILES`).
+"""
+
+from controller.launcher.buttons import ButtonEvent
+from controller.launcher.ejector import EjectResult
+from controller.launcher.errors import (
+    BackendUnavailable,
+    LauncherBusy,
+    LauncherClosed,
+    LauncherError,
+    LauncherFault,
+    PinProfileError,
+)
+from controller.launcher.factory import open_launcher, resolve_backend
+from controller.launcher.launcher import Fault, Launcher, LauncherStatus
+from controller.launcher.pins import PinProfile, load_pin_profile
+from controller.launcher.policy import (
+    PROFILES,
+    EjectDecision,
+    EjectPolicy,
+    Profile,
+    ScriptedPolicy,
+    load_profile,
+)
+from controller.launcher.runner import PressOutcome, PressRunner, handle_press
+from controller.launcher.sim import SimOptions, SimulatedLauncher
+
+__all__ = [
+    "PROFILES",
+    "BackendUnavailable",
+    "ButtonEvent",
+    "EjectDecision",
+    "EjectPolicy",
+    "EjectResult",
+    "Fault",
+    "Launcher",
+    "LauncherBusy",
+    "LauncherClosed",
+    "LauncherError",
+    "LauncherFault",
+    "LauncherStatus",
+    "PinProfile",
+    "PinProfileError",
+    "PressOutcome",
+    "PressRunner",
+    "Profile",
+    "ScriptedPolicy",
+    "SimOptions",
+    "SimulatedLauncher",
+    "handle_press",
+    "load_pin_profile",
+    "load_profile",
+    "open_launcher",
+    "resolve_backend",
+]

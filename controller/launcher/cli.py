@@ -8,5 +8,3 @@ from typing import Any
 def register(commands: Any) -> None:
     """Add the launcher's subcommands to the `uno-attack` parser."""
     del commands  # filled in by the launcher layer
-
-

@@ -1,0 +1,231 @@
+"""The launcher's gpiozero devices, composed like a gpiozero board from a pin profile.
+
+`LauncherDevices` builds every fitted part with the injected pin factory (keyword-only
+``pin_factory``, as gpiozero does) and closes them all, motor first. It only wires parts to pins;
+behaviour (debounce, counting, feedback) lives in the modules that use it. Inputs report edges
+through plain callables that the owner must keep quick: they run on gpiozero's callback thread
+(lgpio's single thread on a Pi, the caller's thread on mock pins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from gpiozero import (
+    PWMLED,
+    RGBLED,
+    Buzzer,
+    DigitalInputDevice,
+    DigitalOutputDevice,
+    Motor,
+    PhaseEnableMotor,
+    PWMOutputDevice,
+    TonalBuzzer,
+)
+from gpiozero.exc import GPIOZeroError
+
+from controller.launcher.pins import MotorPins, PinProfile
+
+EdgeCallback = Callable[[bool], None]
+
+
+class FeedMotor:
+    """The feed motor behind whichever driver the profile names, with one small interface.
+
+    Wire each driver input with a 10 kΩ pull-down to GND so a released line (process killed,
+    pins reset to inputs) means "motor off". `stop()` is safe to call at any time, even after
+    `close()`.
+    """
+
+    def __init__(self, config: MotorPins, *, pin_factory: Any) -> None:
+        self.config = config
+        self._device = _build_motor(config, pin_factory)
+        for child in _pwm_children(self._device):
+            child.frequency = config.pwm_frequency
+        self._single = isinstance(self._device, DigitalOutputDevice | PWMOutputDevice)
+        self._closed = False
+
+    @property
+    def can_reverse(self) -> bool:
+        return self.config.can_reverse
+
+    @property
+    def value(self) -> float:
+        """Signed speed: positive forward, negative backward, 0 stopped."""
+        return 0.0 if self._closed else float(self._device.value)
+
+    def forward(self, speed: float) -> None:
+        speed = _clamp(speed)
+        if not self.config.pwm:
+            speed = 1.0 if speed > 0 else 0.0
+        if self._single:
+            self._device.value = speed
+        else:
+            self._device.forward(speed)
+
+    def backward(self, speed: float) -> None:
+        if not self.can_reverse:
+            raise ValueError(f"a {self.config.driver} driver cannot reverse")
+        speed = _clamp(speed)
+        if not self.config.pwm:
+            speed = 1.0 if speed > 0 else 0.0
+        self._device.backward(speed)
+
+    def stop(self) -> None:
+        """Motor off. Never raises for a closed device: closed pins are released (off)."""
+        if self._closed:
+            return
+        try:
+            if self._single:
+                self._device.off()
+            else:
+                self._device.stop()
+        except GPIOZeroError:
+            if not self._device.closed:
+                raise
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self.stop()
+        self._closed = True
+        self._device.close()
+
+
+def _clamp(speed: float) -> float:
+    return min(1.0, max(0.0, float(speed)))
+
+
+def _build_motor(config: MotorPins, pin_factory: Any) -> Any:
+    if config.driver == "hbridge":
+        return Motor(
+            config.forward,
+            config.backward,
+            enable=config.enable,
+            pwm=config.pwm,
+            pin_factory=pin_factory,
+        )
+    if config.driver == "phase_enable":
+        return PhaseEnableMotor(
+            config.phase, config.enable, pwm=config.pwm, pin_factory=pin_factory
+        )
+    gate = PWMOutputDevice if config.pwm else DigitalOutputDevice
+    return gate(config.pin, pin_factory=pin_factory)
+
+
+def _pwm_children(device: Any) -> list[PWMOutputDevice]:
+    if isinstance(device, PWMOutputDevice):
+        return [device]
+    children = [getattr(device, name, None) for name in ("forward_device", "backward_device")]
+    children.append(getattr(device, "enable_device", None))
+    return [c for c in children if isinstance(c, PWMOutputDevice)]
+
+
+class LauncherDevices:
+    """Every fitted part of one launcher build, on pins from a `PinProfile`.
+
+    ``on_button(pressed)``, ``on_beam(blocked)`` and ``on_lid(open)`` are called on each edge,
+    from gpiozero's callback thread: they must only hand the edge on (enqueue), never block.
+    """
+
+    def __init__(
+        self,
+        profile: PinProfile,
+        *,
+        pin_factory: Any,
+        on_button: EdgeCallback,
+        on_beam: EdgeCallback,
+        on_lid: EdgeCallback | None = None,
+    ) -> None:
+        self.profile = profile
+        self._closables: list[Any] = []
+        try:
+            self.motor = self._keep(FeedMotor(profile.motor, pin_factory=pin_factory))
+            self.button = self._input(profile.button.pin, True, True, on_button, pin_factory)
+            beam_low = profile.beam.blocked == "low"
+            self.beam = self._input(profile.beam.pin, beam_low, beam_low, on_beam, pin_factory)
+            self.lid: _Input | None = None
+            if profile.lid is not None and on_lid is not None:
+                open_low = profile.lid.open == "low"
+                self.lid = self._input(profile.lid.pin, True, open_low, on_lid, pin_factory)
+            self._outputs(profile, pin_factory)
+        except BaseException:
+            self.close()
+            raise
+
+    def _outputs(self, profile: PinProfile, pin_factory: Any) -> None:
+        self.button_led = None
+        self.rgb_led = None
+        self.buzzer: Buzzer | TonalBuzzer | None = None
+        if profile.button_led is not None:
+            self.button_led = self._keep(PWMLED(profile.button_led.pin, pin_factory=pin_factory))
+        if profile.rgb_led is not None:
+            rgb = profile.rgb_led
+            self.rgb_led = self._keep(
+                RGBLED(
+                    rgb.red,
+                    rgb.green,
+                    rgb.blue,
+                    active_high=rgb.active_high,
+                    pin_factory=pin_factory,
+                )
+            )
+        if profile.buzzer is not None:
+            kind = TonalBuzzer if profile.buzzer.kind == "tonal" else Buzzer
+            self.buzzer = self._keep(kind(profile.buzzer.pin, pin_factory=pin_factory))
+
+    def _keep(self, device: Any) -> Any:
+        self._closables.append(device)
+        return device
+
+    def _input(
+        self,
+        pin: int,
+        pull_up: bool,
+        asserted_low: bool,
+        callback: EdgeCallback,
+        pin_factory: Any,
+    ) -> _Input:
+        device = DigitalInputDevice(pin, pull_up=pull_up, pin_factory=pin_factory)
+        self._keep(device)
+        return _Input(device, invert=pull_up != asserted_low, callback=callback)
+
+    @property
+    def button_pressed(self) -> bool:
+        return self.button.asserted
+
+    @property
+    def beam_blocked(self) -> bool:
+        return self.beam.asserted
+
+    @property
+    def lid_open(self) -> bool:
+        return self.lid is not None and self.lid.asserted
+
+    def close(self) -> None:
+        """Motor off and closed first, then everything else. Idempotent."""
+        for device in self._closables:
+            if isinstance(device, FeedMotor):
+                device.close()
+        while self._closables:
+            device = self._closables.pop()
+            if not isinstance(device, FeedMotor):
+                device.close()
+
+
+class _Input:
+    """A digital input read as "asserted" (pressed / blocked / open), whatever its wiring.
+
+    No gpiozero debounce (backends differ and the mock ignores it): the owner filters edges.
+    """
+
+    def __init__(self, device: DigitalInputDevice, *, invert: bool, callback: EdgeCallback) -> None:
+        self.device = device
+        self._invert = invert
+        device.when_activated = lambda: callback(not invert)
+        device.when_deactivated = lambda: callback(invert)
+
+    @property
+    def asserted(self) -> bool:
+        return bool(self.device.is_active) != self._invert

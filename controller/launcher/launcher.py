@@ -1,0 +1,340 @@
+"""The launcher: one object a table service drives from its own owner thread.
+
+Threads, and who owns what:
+
+* gpiozero's callback thread runs the edge callbacks; they only stamp and enqueue.
+* the launcher's input thread owns the button: debounce, long press, stuck detection. It hands
+  every stamped `ButtonEvent` to the registered press consumers. The launcher never decides
+  whose press it was, nor what a press means: that is the game's business.
+* the caller's thread (the table's owner thread) runs `eject()`, `deal()` and `suspense()`;
+  they block until done and `stop()` or `close()` from any thread ends them at once.
+* the feedback worker plays lights and chimes.
+
+The motor is off on every path out of a run, after `close()`, at interpreter exit (atexit) and,
+with the CLI's signal handler, on SIGTERM.
+"""
+
+from __future__ import annotations
+
+import atexit
+import enum
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from controller.launcher.buttons import ButtonEvent, PressDetector
+from controller.launcher.devices import LauncherDevices
+from controller.launcher.ejector import Clock, Ejector, EjectResult
+from controller.launcher.errors import LauncherBusy, LauncherClosed, LauncherFault
+from controller.launcher.feedback import Feedback
+from controller.launcher.pins import PinProfile
+
+log = logging.getLogger(__name__)
+
+PressConsumer = Callable[[ButtonEvent], None]
+FaultKind = Literal["jam", "empty", "timeout", "stuck_button", "lid_open"]
+
+
+class LauncherStatus(enum.StrEnum):
+    READY = "ready"
+    SUSPENSE = "suspense"
+    FIRING = "firing"
+    JAM = "jam"
+    EMPTY = "empty"
+    FAULT = "fault"
+    CLOSED = "closed"
+
+
+@dataclass(frozen=True)
+class Fault:
+    """Why the launcher will not eject until a person clears it."""
+
+    kind: FaultKind
+    detail: str
+
+
+StatusConsumer = Callable[[LauncherStatus, Fault | None], None]
+
+_FAULT_STATUS = {"jam": LauncherStatus.JAM, "empty": LauncherStatus.EMPTY}
+_RUN_FAULTS: dict[str, FaultKind] = {"jam": "jam", "empty": "empty", "timeout": "timeout"}
+_CLOSE = ("close", 0.0, False)
+
+
+class Launcher:
+    """Motor, button, beam and indicators of one launcher build, on an injected pin factory."""
+
+    def __init__(
+        self, profile: PinProfile, *, pin_factory: Any, clock: Clock = time.monotonic
+    ) -> None:
+        self.profile = profile
+        self._clock = clock
+        self._inputs: queue.SimpleQueue[tuple[str, float, bool]] = queue.SimpleQueue()
+        self._press_consumers: list[PressConsumer] = []
+        self._status_consumers: list[StatusConsumer] = []
+        self._state_lock = threading.RLock()
+        self._busy = threading.Lock()
+        self._abort = threading.Event()
+        self._activity = LauncherStatus.READY
+        self._fault: Fault | None = None
+        self._lid_open = False
+        self._published: tuple[LauncherStatus, Fault | None] | None = None
+        self._closed = False
+        self._closers: list[Callable[[], None]] = []
+        self.simulator: Any = None  # set by open_launcher() when the hardware is simulated
+        self._ejector: Ejector | None = None
+        self.devices = LauncherDevices(
+            profile,
+            pin_factory=pin_factory,
+            on_button=self._on_button,
+            on_beam=self._on_beam,
+            on_lid=self._on_lid,
+        )
+        self._ejector = Ejector(
+            self.devices.motor,
+            profile.ejector,
+            beam_blocked=lambda: self.devices.beam_blocked,
+            clock=clock,
+        )
+        self._lid_open = self.devices.lid_open
+        self.feedback = Feedback(self.devices)
+        self._detector = PressDetector(
+            profile.press, start=clock(), pressed=self.devices.button_pressed
+        )
+        self._thread = threading.Thread(target=self._input_loop, name="launcher-input", daemon=True)
+        self._thread.start()
+        atexit.register(self.close)
+
+    # --- context manager ---
+
+    def __enter__(self) -> Launcher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- consumers ---
+
+    def add_press_consumer(self, consumer: PressConsumer) -> None:
+        """Receive every stamped `ButtonEvent`. Runs on the input thread: keep it quick
+        (``queue.Queue.put`` is ideal)."""
+        self._press_consumers.append(consumer)
+
+    def remove_press_consumer(self, consumer: PressConsumer) -> None:
+        self._press_consumers.remove(consumer)
+
+    def add_status_consumer(self, consumer: StatusConsumer) -> None:
+        """Receive ``(status, fault)`` on every change, on the thread that made it: be quick."""
+        self._status_consumers.append(consumer)
+
+    # --- status ---
+
+    @property
+    def status(self) -> LauncherStatus:
+        with self._state_lock:
+            return self._status_locked()
+
+    def _status_locked(self) -> LauncherStatus:
+        if self._closed:
+            return LauncherStatus.CLOSED
+        fault = self._fault_locked()
+        if fault is not None:
+            return _FAULT_STATUS.get(fault.kind, LauncherStatus.FAULT)
+        return self._activity
+
+    @property
+    def fault(self) -> Fault | None:
+        """The latched fault, or an open lid; None when the launcher may eject."""
+        with self._state_lock:
+            return self._fault_locked()
+
+    def _fault_locked(self) -> Fault | None:
+        if self._fault is None and self._lid_open:
+            return Fault("lid_open", "the lid is open")
+        return self._fault
+
+    def clear_fault(self) -> None:
+        """A person has cleared the jam, refilled the hopper or freed the button."""
+        with self._state_lock:
+            self._fault = None
+        self.feedback.clear()
+        self._publish()
+
+    def _latch(self, fault: Fault) -> None:
+        with self._state_lock:
+            if self._fault is None:
+                self._fault = fault
+        self.feedback.play("fault" if fault.kind not in ("jam", "empty") else fault.kind)
+        self._publish()
+
+    def _set_activity(self, activity: LauncherStatus) -> None:
+        with self._state_lock:
+            self._activity = activity
+        self._publish()
+
+    def _publish(self) -> None:
+        with self._state_lock:
+            current = (self._status_locked(), self._fault_locked())
+            if current == self._published:
+                return
+            self._published = current
+        for consumer in list(self._status_consumers):
+            _call_safely(consumer, *current)
+
+    # --- feedback the table may show ---
+
+    def show_colour(self, colour: str | None) -> None:
+        """Show the active colour (red, yellow, green, blue) on the RGB LED."""
+        self.feedback.show_colour(colour)
+
+    def show_tension(self, tension: float) -> None:
+        """Show the policy's tension (0..1) on the idle lights."""
+        self.feedback.show_tension(tension)
+
+    # --- running the motor (owner thread) ---
+
+    def eject(self, cards: int) -> EjectResult:
+        """Eject exactly `cards` cards, closed loop. Raises `LauncherFault` while a fault stands,
+        `LauncherBusy` if another run is going, `LauncherClosed` after close()."""
+        return self._run(cards, "fire", None)
+
+    def deal(self, cards: int) -> EjectResult:
+        """Deal `cards` cards at the gentler deal speed (for dealing hands)."""
+        return self._run(cards, "deal", self.profile.ejector.deal_speed)
+
+    def _run(self, cards: int, pattern: str, speed: float | None) -> EjectResult:
+        if cards < 0:
+            raise ValueError(f"cards must be >= 0, got {cards}")
+        self._check_ready()
+        if not self._busy.acquire(blocking=False):
+            raise LauncherBusy("another eject is running")
+        result: EjectResult | None = None
+        try:
+            self._set_activity(LauncherStatus.FIRING)
+            self.feedback.play(pattern)
+            assert self._ejector is not None
+            result = self._ejector.run(cards, speed=speed)
+        finally:
+            self._busy.release()
+            self._set_activity(LauncherStatus.READY)
+        kind = _RUN_FAULTS.get(result.reason)
+        if kind is not None:
+            self._latch(Fault(kind, f"{result.detail} ({result.ejected} of {result.requested})"))
+        return result
+
+    def suspense(self, seconds: float, tension: float | None = None) -> bool:
+        """The dramatic pause before a fire: ticking chimes, blinking LED. Returns False if
+        `stop()` or `close()` cut it short."""
+        self._check_ready()
+        self._abort.clear()
+        self._set_activity(LauncherStatus.SUSPENSE)
+        self.feedback.play("suspense", tension)
+        try:
+            interrupted = self._abort.wait(seconds) if seconds > 0 else False
+        finally:
+            self._set_activity(LauncherStatus.READY)
+        return not interrupted and not self._closed
+
+    def stop(self, detail: str = "stopped") -> None:
+        """End a running eject or suspense now (any thread)."""
+        self._abort.set()
+        if self._ejector is not None:
+            self._ejector.stop(detail)
+
+    def _check_ready(self) -> None:
+        if self._closed:
+            raise LauncherClosed("the launcher is closed")
+        fault = self.fault
+        if fault is not None:
+            raise LauncherFault(f"{fault.kind}: {fault.detail}")
+
+    # --- gpiozero callbacks: stamp and enqueue, nothing else ---
+
+    def _on_button(self, pressed: bool) -> None:
+        self._inputs.put(("button", self._clock(), pressed))
+
+    def _on_beam(self, blocked: bool) -> None:
+        if self._ejector is not None:
+            self._ejector.on_beam(blocked)
+
+    def _on_lid(self, is_open: bool) -> None:
+        if is_open:
+            self.stop("the lid was opened")
+        self._inputs.put(("lid", self._clock(), is_open))
+
+    # --- the input thread ---
+
+    def _input_loop(self) -> None:
+        while True:
+            timeout = min(max(self._detector.next_deadline() - self._clock(), 0.0), 0.5)
+            try:
+                item = self._inputs.get(timeout=timeout) if timeout > 0 else None
+            except queue.Empty:
+                item = None
+            if item is _CLOSE:
+                return
+            events = self._input(item) if item is not None else []
+            events.extend(self._detector.poll(self._clock()))
+            for event in events:
+                self._dispatch(event)
+
+    def _input(self, item: tuple[str, float, bool]) -> list[ButtonEvent]:
+        kind, t, level = item
+        if kind == "button":
+            return self._detector.edge(t, level)
+        with self._state_lock:
+            self._lid_open = level
+        self._publish()
+        return []
+
+    def _dispatch(self, event: ButtonEvent) -> None:
+        if event.kind == "stuck":
+            self._latch(Fault("stuck_button", f"the button has been held for {event.held:g} s"))
+        elif event.kind == "press":
+            self.feedback.play("press")
+        for consumer in list(self._press_consumers):
+            _call_safely(consumer, event)
+
+    # --- shutdown ---
+
+    def add_closer(self, closer: Callable[[], None]) -> None:
+        """Run `closer` after the devices are closed (e.g. the simulated hardware)."""
+        self._closers.append(closer)
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def close(self) -> None:
+        """Motor off, threads stopped, pins released. Idempotent; safe from any thread."""
+        with self._state_lock:
+            if self._closed:
+                return
+            self._closed = True
+        atexit.unregister(self.close)
+        self.stop("the launcher is closing")
+        self._inputs.put(_CLOSE)
+        running_here = self._thread is threading.current_thread()
+        if not running_here:
+            self._thread.join(timeout=2.0)
+        acquired = self._busy.acquire(timeout=2.0)
+        try:
+            self.devices.motor.stop()
+            self.feedback.close()
+            self.devices.close()
+        finally:
+            if acquired:
+                self._busy.release()
+        for closer in self._closers:
+            _call_safely(closer)
+        self._publish()
+
+
+def _call_safely(function: Callable[..., None], *args: Any) -> None:
+    try:
+        function(*args)
+    except Exception:  # one broken consumer must not stop the launcher
+        log.exception("launcher consumer %r failed", function)

@@ -1,0 +1,147 @@
+"""Typed, bounds-checked configuration sections: TOML tables to frozen dataclasses and back.
+
+A section is a frozen dataclass whose fields carry their bounds in `metadata` (``ge``, ``gt``,
+``le``, ``pin``). Values are checked on construction, however the section was built, and every
+error names ``section.key`` (the Klipper habit: an unknown or bad option is an error that says
+where). `build_section` adds the checks only a text file needs: unknown and missing keys.
+"""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from dataclasses import MISSING, dataclass, fields
+from typing import Any, ClassVar, Literal, TypeVar, get_args, get_origin
+
+from controller.launcher.errors import PinProfileError
+
+# GPIO numbers (BCM) on the Raspberry Pi's 40-pin header. GPIO 0 and 1 are reserved for the
+# HAT ID EEPROM; 28 and up are not brought out on the header.
+HEADER_PINS = range(2, 28)
+
+PIN: dict[str, Any] = {"pin": True}
+
+S = TypeVar("S", bound="Section")
+
+
+def check_pin(name: str, value: int) -> None:
+    """Raise `PinProfileError` naming `name` unless `value` is a usable header GPIO."""
+    if value in (0, 1):
+        raise PinProfileError(f"{name}: GPIO {value} is reserved for the HAT ID EEPROM")
+    if value not in HEADER_PINS:
+        raise PinProfileError(
+            f"{name}: GPIO {value} does not exist on the Raspberry Pi 40-pin header (GPIO 2-27)"
+        )
+
+
+@dataclass(frozen=True)
+class Section:
+    """Base of every configuration section; subclasses set `SECTION` and may add `check()`."""
+
+    SECTION: ClassVar[str] = ""
+
+    def __post_init__(self) -> None:
+        hints = typing.get_type_hints(type(self))
+        for f in fields(self):
+            value = getattr(self, f.name)
+            name = f"{self.SECTION}.{f.name}"
+            _check_type(name, value, hints[f.name])
+            _check_bounds(name, value, f.metadata)
+            if isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, f.name, _coerce(value, hints[f.name]))
+        self.check()
+
+    def check(self) -> None:
+        """Cross-field rules; raise `PinProfileError` naming the key."""
+
+    def error(self, key: str, message: str) -> PinProfileError:
+        return PinProfileError(f"{self.SECTION}.{key}: {message}")
+
+
+def _coerce(value: int, hint: Any) -> Any:
+    """Integers given for float fields become floats, so equal profiles compare equal."""
+    return float(value) if hint is float else value
+
+
+def _check_type(name: str, value: object, hint: Any) -> None:
+    if not _matches(value, hint):
+        raise PinProfileError(f"{name}: expected {_describe(hint)}, got {value!r}")
+
+
+def _matches(value: object, hint: Any) -> bool:
+    origin = get_origin(hint)
+    if origin is Literal:
+        return value in get_args(hint)
+    if origin in (types.UnionType, typing.Union):
+        return any(_matches(value, arg) for arg in get_args(hint))
+    if hint is type(None):
+        return value is None
+    if hint is float:
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    if hint is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, hint)
+
+
+def _describe(hint: Any) -> str:
+    origin = get_origin(hint)
+    if origin is Literal:
+        return "one of " + ", ".join(repr(a) for a in get_args(hint))
+    if origin in (types.UnionType, typing.Union):
+        return " or ".join(_describe(a) for a in get_args(hint))
+    if hint is type(None):
+        return "nothing"
+    return {int: "an integer", float: "a number", bool: "true or false", str: "a string"}.get(
+        hint, str(hint)
+    )
+
+
+def _check_bounds(name: str, value: object, meta: typing.Mapping[str, Any]) -> None:
+    if value is None or isinstance(value, bool) or not isinstance(value, int | float):
+        return
+    if meta.get("pin"):
+        check_pin(name, int(value))
+    if "ge" in meta and value < meta["ge"]:
+        raise PinProfileError(f"{name}: must be >= {meta['ge']}, got {value}")
+    if "gt" in meta and value <= meta["gt"]:
+        raise PinProfileError(f"{name}: must be > {meta['gt']}, got {value}")
+    if "le" in meta and value > meta["le"]:
+        raise PinProfileError(f"{name}: must be <= {meta['le']}, got {value}")
+
+
+def build_section(cls: type[S], table: object) -> S:
+    """Build section `cls` from a parsed TOML table; unknown and missing keys are errors."""
+    if not isinstance(table, dict):
+        raise PinProfileError(f"[{cls.SECTION}] must be a table, got {table!r}")
+    known = {f.name: f for f in fields(cls) if f.init}
+    for key in table:
+        if key not in known:
+            raise PinProfileError(
+                f"unknown key '{cls.SECTION}.{key}' (expected one of: {', '.join(known)})"
+            )
+    for key, f in known.items():
+        if key not in table and f.default is MISSING and f.default_factory is MISSING:
+            raise PinProfileError(f"missing key '{cls.SECTION}.{key}'")
+    return cls(**table)
+
+
+def dump_section(section: Section) -> str:
+    """The section as a TOML table; fields that are unset (None) are left out."""
+    lines = [f"[{section.SECTION}]"]
+    for f in fields(section):
+        value = getattr(section, f.name)
+        if value is not None:
+            lines.append(f"{f.name} = {toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def toml_value(value: object) -> str:
+    """A scalar as TOML text."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    raise TypeError(f"cannot write {value!r} as a TOML scalar")

@@ -1,0 +1,63 @@
+"""Counting cards from beam edges (pure): the pulse-width window, dropouts, jams."""
+
+from __future__ import annotations
+
+from controller.launcher.pulses import PulseCounter, PulseWindow
+
+WINDOW = PulseWindow(min_pulse=0.004, max_pulse=0.4, min_gap=0.002)
+
+
+def feed(counter: PulseCounter, edges: list[tuple[float, bool]], end: float) -> PulseCounter:
+    for t, blocked in edges:
+        counter.edge(t, blocked)
+    counter.poll(end)
+    return counter
+
+
+def test_pulse_counter_counts_complete_pulses_in_the_window() -> None:
+    c = feed(PulseCounter(WINDOW, 0.0), [(0.1, True), (0.15, False), (0.3, True), (0.36, False)], 1)
+    assert (c.count, c.noise, c.last_card) == (2, 0, 0.36)
+    assert [round(w, 3) for w in c.widths] == [0.05, 0.06]
+
+
+def test_pulse_counter_ignores_short_noise() -> None:
+    c = feed(PulseCounter(WINDOW, 0.0), [(0.1, True), (0.1001, False)], 1.0)
+    assert (c.count, c.noise, c.activity) == (0, 1, 1)
+
+
+def test_pulse_counter_merges_a_dropout_inside_a_card() -> None:
+    edges = [(0.1, True), (0.12, False), (0.1205, True), (0.15, False)]
+    c = feed(PulseCounter(WINDOW, 0.0), edges, 1.0)
+    assert c.count == 1 and round(c.widths[0], 3) == 0.05
+
+
+def test_pulse_counter_waits_min_gap_before_counting() -> None:
+    c = PulseCounter(WINDOW, 0.0)
+    c.edge(0.1, True)
+    c.edge(0.15, False)
+    c.poll(0.1505)
+    assert c.count == 0 and c.next_change() == 0.15 + 0.002
+    c.poll(0.153)
+    assert c.count == 1
+
+
+def test_pulse_counter_jam_while_blocked_and_overlong() -> None:
+    c = PulseCounter(WINDOW, 0.0)
+    c.edge(0.1, True)
+    assert not c.jammed(0.45) and c.jammed(0.51)
+    c.edge(0.6, False)
+    c.poll(1.0)
+    assert c.count == 0 and c.jammed(1.0)
+
+
+def test_pulse_counter_card_already_in_the_throat() -> None:
+    c = PulseCounter(WINDOW, 5.0, blocked=True)
+    assert not c.idle
+    c.edge(5.05, False)
+    c.poll(5.1)
+    assert c.count == 1
+
+
+def test_pulse_counter_ignores_redundant_edges() -> None:
+    edges = [(0.1, True), (0.11, True), (0.15, False), (0.16, False)]
+    assert feed(PulseCounter(WINDOW, 0.0), edges, 1.0).count == 1
