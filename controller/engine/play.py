@@ -121,8 +121,15 @@ def _why_not(game: Game, seat: int, c: Card) -> str:
     if matches(game, c) and len(game.hands[seat]) == 1:
         return f"{c.face.name.replace('_', ' ').title()} may not be your last card"
     if matches(game, c):
-        return f"Wild Draw Four is only legal with no card of the active colour ({game.colour})"
+        return f"Wild Draw Four is only legal with {_WD4_NEEDS[game.rules.wd4_legality]}"
     return f"{c} does not match the top card {game.top} (active colour {game.colour})"
+
+
+_WD4_NEEDS = {
+    "colour": "no card of the active colour",
+    "colour_or_face": "no card of the active colour, number or symbol",
+    "no_other_play": "no other play",
+}
 
 
 def _check_colour(c: Card, action: Play) -> None:

@@ -1,0 +1,78 @@
+"""Rule options: defaults, validation naming the option, parsing from text."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+
+import pytest
+
+from controller.engine import OPTIONS, GameKind, OptionError, Rules, deal
+
+
+def test_defaults_follow_the_feature_table() -> None:
+    attack, classic = Rules.create("attack"), Rules.create("classic")
+    assert attack.deck == "attack_1998" and classic.deck == "classic"
+    assert attack.hand_size == 7 and attack.scoring == "winner_collects" and attack.target == 500
+    assert classic.wd4_bluffing and classic.may_draw_when_playable
+    assert not classic.must_play_drawn_if_playable and attack.suggestion_penalty
+    assert attack.changed() == {} and classic.changed() == {}
+
+
+def test_registry_describes_every_field() -> None:
+    fields = {f.name for f in dataclasses.fields(Rules)} - {"game"}
+    assert fields == {spec.id for spec in OPTIONS}
+    for spec in OPTIONS:
+        assert spec.en and spec.zh and spec.section.startswith("§")
+        assert getattr(Rules(), spec.id) == spec.default or spec.id == "deck"
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"colour_blind": True}, "unknown option 'colour_blind'"),
+        ({"hand_size": 0}, "hand_size must be between 1 and 30"),
+        ({"hand_size": "7"}, "hand_size must be a whole number"),
+        ({"wd4_bluffing": 1}, "wd4_bluffing must be true or false"),
+        ({"scoring": "golf"}, "scoring must be one of"),
+        ({"start_wild": "free_lead"}, "start_wild applies to classic UNO only"),
+        ({"deck": "classic"}, "deck: classic is not a attack deck"),
+        ({"deck": "pinochle"}, "deck must be one of"),
+    ],
+)
+def test_bad_options_name_the_option(options: dict[str, object], message: str) -> None:
+    with pytest.raises(OptionError, match=message):
+        Rules.create("attack", **options)  # type: ignore[arg-type]
+
+
+def test_bad_game_is_an_option_error() -> None:
+    with pytest.raises(OptionError, match="game must be"):
+        Rules.create("poker")
+
+
+def test_from_text_parses_each_type() -> None:
+    rules = Rules.from_text(
+        "classic",
+        {"wd4_bluffing": "off", "hand_size": "9", "start_wild": "random", "deck": "classic"},
+    )
+    assert (rules.wd4_bluffing, rules.hand_size, rules.start_wild) == (False, 9, "random")
+    assert rules.changed() == {"wd4_bluffing": False, "hand_size": 9, "start_wild": "random"}
+    with pytest.raises(OptionError, match="true or false"):
+        Rules.from_text("classic", {"wd4_bluffing": "perhaps"})
+    with pytest.raises(OptionError, match="whole number"):
+        Rules.from_text("classic", {"target": "lots"})
+
+
+def test_replace_validates() -> None:
+    rules = Rules.create(GameKind.CLASSIC).replace(target=200)
+    assert rules.target == 200
+    with pytest.raises(OptionError):
+        rules.replace(target=-1)
+
+
+def test_hand_size_too_big_for_the_deck_names_the_option() -> None:
+    rules = Rules.create("classic", hand_size=15)
+    with pytest.raises(OptionError, match="option hand_size: 10 players x 15 cards"):
+        deal(rules, 10, 0, random.Random(1))
+    game, _ = deal(rules, 7, 0, random.Random(1))
+    assert all(len(hand) in (15, 17) for hand in game.hands)

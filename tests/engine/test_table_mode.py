@@ -1,0 +1,125 @@
+"""Table mode: physical cards, unseen hands with exact counts, facts supplied by the players."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from controller.engine import (
+    COLOURS,
+    UNKNOWN,
+    BadChoice,
+    Challenge,
+    EnterHand,
+    IllegalAction,
+    Knowledge,
+    Phase,
+    Play,
+    Press,
+    Rules,
+    TurnUp,
+    deal,
+)
+from controller.engine.events import DealEnded, Returned
+from controller.engine.notation import position
+
+from .conftest import c
+
+R, Y, G, B = COLOURS
+
+
+def table_deal(game_kind: str = "attack", players: int = 4):
+    game, _ = deal(Rules.create(game_kind), players, players - 1, random.Random(1), Knowledge.TABLE)
+    return game
+
+
+def test_table_deal_waits_for_the_turned_up_card() -> None:
+    game = table_deal()
+    assert game.phase is Phase.TURN_UP
+    assert all(hand == [UNKNOWN] * 7 for hand in game.hands)
+    assert len(game.pile) == 112 - 28
+    assert TurnUp(c("R5")) in game.legal_actions()
+    with pytest.raises(IllegalAction, match="turn"):
+        game.push(Press(0, 1))
+
+
+def test_table_turn_up_of_trade_hands_is_returned() -> None:
+    game = table_deal()
+    assert game.push(TurnUp(c("GTH")))[-1] == Returned(c("GTH"))
+    assert game.phase is Phase.TURN_UP
+    with pytest.raises(BadChoice, match="not in the attack_1998 deck"):
+        game.push(TurnUp(c("R0")))
+    game.push(TurnUp(c("G4")))
+    assert game.phase is Phase.PLAYING and game.to_move() == 0 and len(game.pile) == 83
+
+
+def test_table_play_replaces_an_unseen_card() -> None:
+    game = table_deal()
+    game.push(TurnUp(c("G4")))
+    offered = {a.card.text for a in game.moves() if isinstance(a, Play)}
+    assert {"G9", "R4", "W", "WAH", "WHF", "GTH", "GDA"} <= offered and "R9" not in offered
+    game.push(Play(0, c("G9")))
+    assert game.hands[0] == [UNKNOWN] * 6 and game.top is c("G9")
+
+
+def test_table_press_takes_the_sensor_count() -> None:
+    game = table_deal()
+    game.push(TurnUp(c("G4")))
+    game.push(Press(0, 3))
+    assert len(game.hands[0]) == 10 and len(game.pile) == 80
+    with pytest.raises(IllegalAction, match="cannot have given"):
+        game.push(Press(1, 500))
+
+
+def test_table_discard_all_sheds_the_cards_said() -> None:
+    game = table_deal()
+    game.push(TurnUp(c("G4")))
+    game.push(Play(0, c("GDA"), also=(UNKNOWN, c("G2"))))
+    assert len(game.hands[0]) == 4 and game.discard[-3:] == [UNKNOWN, c("G2"), c("GDA")]
+    with pytest.raises(BadChoice, match="only G cards"):
+        game.push(Play(1, c("GDA"), also=(c("R1"),)))
+
+
+def test_table_wd4_challenge_needs_the_verdict() -> None:
+    game = table_deal("classic")
+    game.push(TurnUp(c("R4")))
+    game.push(Play(0, c("W4"), colour=B))
+    assert Challenge(1, True) in game.moves() and Challenge(1, False) in game.moves()
+    with pytest.raises(BadChoice, match="guilty"):
+        game.push(Challenge(1))
+    game.push(Challenge(1, guilty=True))
+    assert len(game.hands[0]) == 10 and game.to_move() == 1
+
+
+def test_full_mode_refuses_a_wrong_verdict() -> None:
+    game = position("classic", top="R5", hands={0: "W4 G1"})
+    game.push(Play(0, c("W4"), colour=B))
+    with pytest.raises(BadChoice, match="was legal"):
+        game.push(Challenge(1, guilty=True))
+
+
+def test_table_scoring_takes_the_hands_entered() -> None:
+    game = position("attack", top="R5", hands={0: "R1"}, knowledge=Knowledge.TABLE)
+    game.hands[1:] = [[UNKNOWN] * 3, [UNKNOWN] * 2, [UNKNOWN]]
+    game.push(Play(0, c("R1")))
+    assert game.phase is Phase.SCORING
+    assert game.legal_actions() == [EnterHand(1), EnterHand(2), EnterHand(3)]
+    with pytest.raises(BadChoice, match="enter the cards"):
+        game.push(EnterHand(1))
+    game.push(EnterHand(1, cards=(c("WHF"), c("R9"), c("GS"))))
+    game.push(EnterHand(2, points=12))
+    events = game.push(EnterHand(3, cards=(c("B7"),)))
+    assert events == [DealEnded(0, (0, 79, 12, 7), (0, 3, 2, 1))]
+    assert game.over
+
+
+def test_enter_hand_refuses_the_winner_and_bad_points() -> None:
+    game = position("attack", top="R5", hands={0: "R1"}, knowledge=Knowledge.TABLE)
+    game.push(Play(0, c("R1")))
+    with pytest.raises(IllegalAction, match="went out"):
+        game.push(EnterHand(0, points=0))
+    with pytest.raises(BadChoice, match="negative"):
+        game.push(EnterHand(1, points=-3))
+    with pytest.raises(BadChoice, match="not all"):
+        game.push(EnterHand(1, cards=(c("W4"),)))

@@ -1,0 +1,129 @@
+"""The UNO call (§5): calling, the catch window, penalties, false calls and false accusations."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.engine import COLOURS, CallUno, Catch, Draw, IllegalAction, Play, Press, Suggest
+from controller.engine.events import Caught, FalseAccusation, FalseCall, UnoCalled, UnoMissed, Why
+from controller.engine.notation import position
+from controller.engine.state import DutyKind
+
+from .conftest import c
+
+R, Y, G, B = COLOURS
+
+
+def exposed_game(game_kind: str = "classic", **options: object):
+    """P0 has just played R1 from [R1 R2] without calling UNO."""
+    game = position(game_kind, top="R5", hands={0: "R1 R2"}, **options)  # type: ignore[arg-type]
+    events = game.push(Play(0, c("R1")))
+    assert UnoMissed(0) in events and game.exposed == 0
+    return game
+
+
+def test_calling_with_the_play_is_safe() -> None:
+    game = position("classic", top="R5", hands={0: "R1 R2"})
+    events = game.push(Play(0, c("R1"), uno=True))
+    assert UnoCalled(0) in events and game.exposed is None
+
+
+def test_caught_in_classic_draws_two() -> None:
+    game = exposed_game()
+    events = game.push(Catch(2, 0))
+    assert Caught(2, 0) in events and len(game.hands[0]) == 3 and game.exposed is None
+
+
+def test_caught_in_attack_presses_twice() -> None:
+    game = exposed_game("attack")
+    game.push(Catch(1, 0))
+    duty = game.duties[0]
+    assert (duty.kind, duty.seat, duty.count, duty.why) == (DutyKind.PRESS, 0, 2, Why.UNO)
+    game.push(Press(0, 0))
+    game.push(Press(0, 3))
+    assert len(game.hands[0]) == 4 and game.to_move() == 1
+
+
+def test_late_call_before_anyone_catches_is_safe() -> None:
+    game = exposed_game()
+    assert UnoCalled(0) in game.push(CallUno(0))
+    events = game.push(Catch(1, 0))
+    assert FalseAccusation(1, 0) in events and len(game.hands[1]) == 9
+
+
+def test_window_closes_at_the_next_voluntary_action() -> None:
+    game = exposed_game()
+    game.push(Draw(1))
+    assert game.exposed is None
+    events = game.push(Catch(2, 0))
+    assert FalseAccusation(2, 0) in events and len(game.hands[0]) == 1
+
+
+def test_forced_presses_do_not_close_the_window() -> None:
+    game = position("attack", top="R5", hands={0: "RH2 R2"})
+    game.push(Play(0, c("RH2")))
+    game.push(Press(1, 0))
+    assert game.exposed == 0
+    game.push(Catch(3, 0))
+    assert [d.seat for d in game.duties] == [0, 1]
+
+
+def test_false_call_costs_two() -> None:
+    game = position("classic", top="R5", hands={0: "R1 R2 R3"})
+    events = game.push(Play(0, c("R1"), uno=True))
+    assert FalseCall(0) in events and len(game.hands[0]) == 4
+    events = game.push(CallUno(2))
+    assert FalseCall(2) in events and len(game.hands[2]) == 9
+
+
+def test_false_call_without_penalty_option() -> None:
+    game = position("classic", top="R5", uno_false_call_penalty=False)
+    assert game.push(CallUno(2)) == [FalseCall(2)] and len(game.hands[2]) == 7
+
+
+def test_false_accusation_costs_the_accuser() -> None:
+    game = position("attack")
+    events = game.push(Catch(1, 2))
+    assert FalseAccusation(1, 2) in events and game.duties[0].seat == 1
+
+
+def test_false_accusation_without_penalty_option() -> None:
+    game = position("classic", uno_false_accusation_penalty=False)
+    assert game.push(Catch(1, 2)) == [FalseAccusation(1, 2)] and not game.duties
+
+
+def test_catching_yourself_or_nobody_is_refused() -> None:
+    game = exposed_game()
+    with pytest.raises(IllegalAction, match="yourself"):
+        game.push(Catch(0, 0))
+    with pytest.raises(IllegalAction, match="no P9"):
+        game.push(Catch(1, 9))
+
+
+def test_going_out_with_a_call_is_not_a_false_call() -> None:
+    game = position("classic", top="R5", hands={0: "R1"})
+    events = game.push(Play(0, c("R1"), uno=True))
+    assert game.over and not any(isinstance(e, FalseCall) for e in events)
+
+
+def test_claims_after_the_deal_are_refused() -> None:
+    game = position("classic", top="R5", hands={0: "R1"})
+    game.push(Play(0, c("R1")))
+    with pytest.raises(IllegalAction, match="over"):
+        game.push(CallUno(1))
+
+
+def test_suggestion_penalty_is_four_presses_in_attack_only() -> None:
+    game = position("attack")
+    game.push(Suggest(2))
+    assert (game.duties[0].seat, game.duties[0].count) == (2, 4)
+    with pytest.raises(IllegalAction, match="no suggestion"):
+        position("classic").push(Suggest(2))
+    with pytest.raises(IllegalAction, match="no suggestion"):
+        position("attack", suggestion_penalty=False).push(Suggest(2))
+
+
+def test_catch_offered_to_everyone_but_the_exposed() -> None:
+    game = exposed_game()
+    claims = [a for a in game.legal_actions() if isinstance(a, CallUno | Catch)]
+    assert claims == [CallUno(0), Catch(1, 0), Catch(2, 0), Catch(3, 0)]
