@@ -50,26 +50,45 @@ def duty_actions(game: Game) -> list[Action]:
         if duty.legal is None and game.hands[duty.offender]:
             return [Challenge(seat, True), Challenge(seat, False), Accept(seat)]
         return [Challenge(seat), Accept(seat)]
-    return [Press(seat)]
+    return [_PRESSES[seat]]
 
 
 def turn_actions(game: Game) -> list[Action]:
     seat = game.turn
-    found: list[Action] = []
     if game.drawn is not None:
-        for c in _candidates(game, [game.drawn]):
+        return _after_drawing(game, seat, game.drawn)
+    found = _plays_from(game, seat, game.hands[seat])
+    if game.rules.attack:
+        found.append(_PRESSES[seat])
+    elif game.rules.may_draw_when_playable or not found:
+        found.append(_DRAWS[seat])
+    return found
+
+
+def _after_drawing(game: Game, seat: int, drawn: Card) -> list[Action]:
+    found = _plays_from(game, seat, [drawn])
+    if not (found and game.rules.must_play_drawn_if_playable and drawn is not UNKNOWN):
+        found.append(_PASSES[seat])
+    return found
+
+
+def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
+    """Every play of one of `cards` by `seat`. The common case (known cards, plain faces) is
+    kept quick: this is the simulator's innermost loop."""
+    found: list[Action] = []
+    if UNKNOWN in cards or game.free_lead:
+        for c in _candidates(game, cards):
             if playable(game, seat, c):
                 found.extend(plays(game, seat, c))
-        if not (found and game.rules.must_play_drawn_if_playable and game.drawn is not UNKNOWN):
-            found.append(Pass(seat))
         return found
-    for c in _candidates(game, game.hands[seat]):
-        if playable(game, seat, c):
-            found.extend(plays(game, seat, c))
-    if game.rules.attack:
-        found.append(Press(seat))
-    elif game.rules.may_draw_when_playable or not found:
-        found.append(Draw(seat))
+    colour, top_face = game.colour, game.discard[-1].face
+    calls_uno = len(game.hands[seat]) == 2
+    for c in dict.fromkeys(cards):
+        if c.is_wild or c.colour is colour or c.face is top_face:
+            if c.face in _PLAIN_FACES:
+                found.append(_play(seat, c, None, None, calls_uno))
+            elif playable(game, seat, c):
+                found.extend(plays(game, seat, c))
     return found
 
 
@@ -106,6 +125,18 @@ def _left_after(game: Game, seat: int, c: Card, target: int | None) -> int:
         left -= len(discarded_with(game, seat, c))
     return left
 
+
+_PLAIN_FACES = frozenset(
+    face
+    for face, effect in EFFECTS.items()
+    if not (effect.wild or effect.trade or effect.discard_colour) and effect.may_be_last
+)
+"""Faces played one way only, with no rule beyond matching the top card."""
+
+_SEATS = range(10)
+_DRAWS = tuple(Draw(seat) for seat in _SEATS)
+_PRESSES = tuple(Press(seat) for seat in _SEATS)
+_PASSES = tuple(Pass(seat) for seat in _SEATS)
 
 _PLAYS: dict[tuple[int, Card, Colour | None, int | None, bool], Play] = {}
 

@@ -82,13 +82,16 @@ def push_play(game: Game, action: Play, events: list[Event]) -> None:
     seat, c = action.seat, action.card
     game.expect(seat, "play")
     effect = EFFECTS[c.face]
-    _check_drawn(game, c)
+    if game.drawn is not None:
+        _check_drawn(game, c)
     _check_held(game, seat, (c, *action.also))
     if not playable(game, seat, c):
         raise CardNotPlayable(_why_not(game, seat, c))
-    _check_colour(c, action)
-    _check_target(game, seat, effect, action)
-    also = _check_also(game, seat, effect, action)
+    if c.is_wild is (action.colour is None):
+        _refuse_colour(c)
+    if effect.trade or action.target is not None:
+        _check_target(game, seat, effect, action)
+    also = _check_also(game, seat, effect, action) if effect.discard_colour or action.also else ()
     legal = wd4_legal(game, seat, c) if effect.challengeable else None
     _lay_down(game, seat, c, also, action, events)
     resolve(game, seat, c, effect, action, legal, events)
@@ -97,7 +100,7 @@ def push_play(game: Game, action: Play, events: list[Event]) -> None:
 
 def _check_drawn(game: Game, c: Card) -> None:
     drawn = game.drawn
-    if drawn is not None and drawn is not UNKNOWN and c is not drawn:
+    if drawn is not UNKNOWN and c is not drawn:
         raise CardNotPlayable(f"after drawing, only the drawn card ({drawn}) may be played")
 
 
@@ -132,11 +135,10 @@ _WD4_NEEDS = {
 }
 
 
-def _check_colour(c: Card, action: Play) -> None:
-    if c.is_wild and action.colour is None:
+def _refuse_colour(c: Card) -> None:
+    if c.is_wild:
         raise BadChoice(f"name a colour for {c}")
-    if not c.is_wild and action.colour is not None:
-        raise BadChoice(f"{c} is not a wild: it cannot name a colour")
+    raise BadChoice(f"{c} is not a wild: it cannot name a colour")
 
 
 def _check_target(game: Game, seat: int, effect: Effect, action: Play) -> None:
@@ -176,7 +178,10 @@ def _lay_down(
 ) -> None:
     hand = game.hands[seat]
     for down in (c, *also):
-        hand.remove(down if down in hand else UNKNOWN)
+        try:
+            hand.remove(down)
+        except ValueError:  # at a table: a card nobody had seen
+            hand.remove(UNKNOWN)
     game.exposed = None  # a voluntary action closes any catch window
     game.discard.extend(also)
     game.discard.append(c)

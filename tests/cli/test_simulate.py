@@ -1,0 +1,83 @@
+"""`uno-attack simulate`: figures, JSON, transcripts and clear errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from controller.cli import main
+
+FIELDS = {
+    "games", "finished", "mean_turns", "mean_presses", "mean_cards_per_press", "max_drought",
+    "wins_by_seat", "conservation_violations", "seconds",
+}  # fmt: skip
+
+
+def _json(capsys: pytest.CaptureFixture[str], *args: str) -> dict[str, object]:
+    assert main(["simulate", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_simulate_json_has_the_promised_fields(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _json(capsys, "--rules", "attack", "--players", "3", "--games", "40", "--seed", "2")
+    assert out.keys() >= FIELDS
+    assert out["games"] == out["finished"] == 40
+    assert out["conservation_violations"] == 0
+    assert sum(out["wins_by_seat"]) == 40 and len(out["wins_by_seat"]) == 3  # type: ignore[arg-type]
+    assert out["mean_presses"] > 0 and 0 < out["max_drought"] <= 8  # type: ignore[operator]
+
+
+def test_simulate_same_seed_same_figures(capsys: pytest.CaptureFixture[str]) -> None:
+    runs = [_json(capsys, "--rules", "classic", "--games", "30", "--seed", "9") for _ in range(2)]
+    for out in runs:
+        del out["seconds"]
+    assert runs[0] == runs[1] and runs[0]["mean_presses"] == 0
+
+
+def test_simulate_accepts_options_and_profiles(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _json(
+        capsys, "--rules", "classic", "--games", "20", "--option", "hand_size=5",
+        "--option", "wd4_bluffing", "--bot", "random",
+    )  # fmt: skip
+    assert out["games"] == 20
+    out = _json(capsys, "--games", "20", "--profile", "draw-one")
+    assert out["mean_cards_per_press"] == 1.0
+
+
+def test_simulate_readable_summary(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "10"]) == 0
+    text = capsys.readouterr().out
+    assert "10 attack games" in text and "card conservation:   ok" in text
+
+
+def test_simulate_transcript_in_card_notation(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--transcript", "--seed", "3"]) == 0
+    text = capsys.readouterr().out
+    assert text.startswith("attack UNO, 4 players")
+    assert " plays " in text and "wins the deal" in text
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--players", "1"], "--players must be 2 to 10"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--option", "nonsense=1"], "unknown option 'nonsense'"),
+        (["--option", "hand_size=many"], "hand_size must be a whole number"),
+        (["--option", "start_wild=random"], "applies to classic UNO only"),
+        (["--profile", "wild-west"], "unknown eject profile"),
+        (["--players", "10", "--option", "hand_size=20"], "option hand_size"),
+    ],
+)
+def test_simulate_bad_arguments_exit_2(
+    capsys: pytest.CaptureFixture[str], args: list[str], message: str
+) -> None:
+    assert main(["simulate", "--games", "2", *args]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_argparse_errors_exit_2() -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["simulate", "--rules", "poker"])
+    assert exit_info.value.code == 2
