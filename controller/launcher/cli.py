@@ -1,10 +1,296 @@
-"""Launcher subcommands (selftest, calibrate, safe-off, press): registered by the launcher work."""
+"""Launcher subcommands: ``selftest``, ``calibrate``, ``safe-off`` and ``press``.
+
+Every command takes ``--profile`` (a shipped pin profile name such as ``hbridge``, or a path;
+default ``$UNO_ATTACK_PROFILE`` or ``hbridge``). Commands that open the launcher take
+``--backend auto|gpio|sim``: ``auto`` is real pins on a Raspberry Pi and the simulator anywhere
+else. Bad arguments print a message and exit 2; a failed check exits 1.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import argparse
+import os
+import random
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+from controller.cli import UsageError
+from controller.launcher.calibrate import CalibrationFailed, calibrate
+from controller.launcher.errors import BackendUnavailable, PinProfileError
+from controller.launcher.factory import BACKENDS, open_launcher, resolve_backend, sim_pin_factory
+from controller.launcher.launcher import Launcher
+from controller.launcher.lifecycle import motor_safe
+from controller.launcher.pins import PinProfile, dump_pin_profile, load_pin_profile
+from controller.launcher.policy import EjectPolicy, Policy, ProfileError, ScriptedPolicy
+from controller.launcher.policy import load_profile as load_eject_profile
+from controller.launcher.runner import PressOutcome, PressRunner
+from controller.launcher.safeoff import safe_off
+from controller.launcher.selftest import format_report, passed, run_selftest
+from controller.launcher.sim import SimOptions
 
 
 def register(commands: Any) -> None:
     """Add the launcher's subcommands to the `uno-attack` parser."""
-    del commands  # filled in by the launcher layer
+    _selftest_parser(commands)
+    _calibrate_parser(commands)
+    _safe_off_parser(commands)
+    _press_parser(commands)
+
+
+# --- shared options ---
+
+
+def _profile_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--profile",
+        default=os.environ.get("UNO_ATTACK_PROFILE", "hbridge"),
+        help="pin profile: a name in hardware/ (hbridge, mosfet, phase-enable) or a .toml path",
+    )
+
+
+def _backend_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--backend",
+        choices=BACKENDS,
+        default="auto",
+        help="auto: real pins on a Raspberry Pi, the simulator elsewhere",
+    )
+
+
+def _load(profile: str) -> PinProfile:
+    try:
+        return load_pin_profile(profile)
+    except PinProfileError as error:
+        raise UsageError(str(error)) from None
+
+
+def _open(args: argparse.Namespace, sim: SimOptions | None = None) -> Launcher:
+    try:
+        return open_launcher(_load(args.profile), backend=args.backend, sim=sim)
+    except BackendUnavailable as error:
+        raise UsageError(str(error)) from None
+
+
+def _backend_name(launcher: Launcher) -> str:
+    return "simulator" if launcher.simulator is not None else "GPIO"
+
+
+# --- selftest ---
+
+
+def _selftest_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "selftest", help="check every fitted launcher part and print a report (exit 0/1)"
+    )
+    _profile_option(parser)
+    _backend_option(parser)
+    parser.add_argument("--no-eject", action="store_true", help="do not run the motor")
+    parser.add_argument(
+        "--interactive", action="store_true", help="ask a person to press the UNO button"
+    )
+    parser.set_defaults(handler=cmd_selftest)
+
+
+def cmd_selftest(args: argparse.Namespace) -> int:
+    with motor_safe(_open(args)) as launcher:
+        checks = run_selftest(launcher, eject=not args.no_eject, interactive=args.interactive)
+        header = f"uno-attack selftest: pin profile {launcher.profile.name} on the "
+        print(format_report(checks, header + _backend_name(launcher)))
+    return 0 if passed(checks) else 1
+
+
+# --- calibrate ---
+
+
+def _calibrate_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "calibrate",
+        help="measure card pulse widths and cards/second, write a tuned pin profile",
+    )
+    _profile_option(parser)
+    _backend_option(parser)
+    parser.add_argument("--cards", type=int, default=10, help="cards per run (2-50)")
+    parser.add_argument("--runs", type=int, default=3, help="runs (1-20)")
+    parser.add_argument(
+        "--write", type=Path, metavar="PATH", help="write the tuned pin profile here (TOML)"
+    )
+    parser.set_defaults(handler=cmd_calibrate)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    if not 2 <= args.cards <= 50 or not 1 <= args.runs <= 20:
+        raise UsageError("--cards must be within 2..50 and --runs within 1..20")
+    if args.write is not None and not args.write.parent.is_dir():
+        raise UsageError(f"--write: directory {str(args.write.parent)!r} does not exist")
+    with motor_safe(_open(args)) as launcher:
+        try:
+            tuned = calibrate(launcher, cards=args.cards, runs=args.runs)
+        except CalibrationFailed as error:
+            print(f"uno-attack calibrate: {error}", file=sys.stderr)
+            return 1
+    _print_calibration(tuned)
+    text = dump_pin_profile(tuned)
+    if args.write is None:
+        print("\n" + text, end="")
+    else:
+        args.write.write_text(text, encoding="utf-8")
+        print(f"wrote {args.write}: use it with --profile {args.write}")
+    return 0
+
+
+def _print_calibration(profile: PinProfile) -> None:
+    cal, t = profile.calibration, profile.ejector
+    assert cal is not None
+    print(
+        f"measured {cal.samples} cards at speed {cal.speed:g}: {cal.cards_per_second:g} cards/s, "
+        f"pulse {cal.pulse_ms_min:g}/{cal.pulse_ms_median:g}/{cal.pulse_ms_max:g} ms "
+        f"(min/median/max), gap {cal.gap_ms_median:g} ms"
+    )
+    print(
+        f"tuning: pulse window {t.min_pulse_ms:g}..{t.max_pulse_ms:g} ms, first card within "
+        f"{t.first_card_timeout_ms:g} ms, next card within {t.card_gap_timeout_ms:g} ms"
+    )
+
+
+# --- safe-off ---
+
+
+def _safe_off_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "safe-off", help="drive every motor line of the pin profile off and exit"
+    )
+    _profile_option(parser)
+    _backend_option(parser)
+    parser.add_argument(
+        "--mock", action="store_true", help="use mock pins (tests; same as --backend sim)"
+    )
+    parser.set_defaults(handler=cmd_safe_off)
+
+
+def cmd_safe_off(args: argparse.Namespace) -> int:
+    profile = _load(args.profile)
+    mock = args.mock or resolve_backend(args.backend) == "sim"
+    factory = sim_pin_factory() if mock else _gpio_factory()
+    try:
+        done, errors = safe_off(profile, factory)
+    finally:
+        factory.close()
+    where = "mock pins" if mock else "GPIO"
+    for line in done:
+        print(f"safe-off ({where}): {line}")
+    for line in errors:
+        print(f"safe-off: error: {line}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def _gpio_factory() -> Any:
+    from controller.launcher.factory import gpio_pin_factory
+
+    try:
+        return gpio_pin_factory()
+    except BackendUnavailable as error:
+        raise UsageError(str(error)) from None
+
+
+# --- press (demo) ---
+
+
+def _press_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "press", help="press the UNO button on the simulated launcher and show what happens"
+    )
+    _profile_option(parser)
+    parser.add_argument("--policy", default="toy", help="eject profile: a name or a .toml path")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the eject policy")
+    parser.add_argument("--script", help="comma-separated cards per press instead of a policy")
+    parser.add_argument("--presses", type=int, default=1, help="how many presses (1-1000)")
+    parser.add_argument("--suspense", type=float, default=0.0, help="seconds of suspense")
+    parser.add_argument("--cards", type=int, default=112, help="cards in the simulated hopper")
+    parser.add_argument("--jam-at", type=int, help="the simulated Nth card jams")
+    parser.add_argument("--noise", type=float, default=0.0, help="beam glitches per second")
+    parser.add_argument(
+        "--card-rate", type=float, default=10.0, help="simulated cards/second at full speed"
+    )
+    parser.add_argument("--motor-log", type=Path, help="append every motor speed change here")
+    parser.set_defaults(handler=cmd_press)
+
+
+def _press_policy(args: argparse.Namespace) -> Policy:
+    if args.script is not None:
+        try:
+            return ScriptedPolicy([int(k) for k in args.script.split(",")])
+        except ValueError:
+            raise UsageError("--script must be comma-separated whole numbers >= 0") from None
+    try:
+        profile = load_eject_profile(args.policy)
+    except ProfileError as error:
+        raise UsageError(str(error)) from None
+    return EjectPolicy(profile, random.Random(args.seed))
+
+
+def _press_options(args: argparse.Namespace) -> SimOptions:
+    if not 1 <= args.presses <= 1000:
+        raise UsageError("--presses must be within 1..1000")
+    if args.suspense < 0 or args.cards < 0 or args.noise < 0 or args.card_rate <= 0:
+        raise UsageError("--suspense, --cards and --noise must be >= 0, --card-rate > 0")
+    if args.jam_at is not None and args.jam_at < 1:
+        raise UsageError("--jam-at must be >= 1")
+    return SimOptions(
+        cards=args.cards,
+        cards_per_second=args.card_rate,
+        jam_at=args.jam_at,
+        noise_per_second=args.noise,
+    )
+
+
+def cmd_press(args: argparse.Namespace) -> int:
+    policy = _press_policy(args)
+    options = _press_options(args)
+    launcher = open_launcher(_load(args.profile), backend="sim", sim=options)
+    machine = launcher.simulator
+    if args.motor_log is not None:
+        _log_motor(machine, args.motor_log)
+    with motor_safe(launcher):
+        runner = PressRunner(
+            launcher, policy, remaining=lambda: machine.stack, suspense=args.suspense
+        )
+        for _ in range(args.presses):
+            machine.press()
+            outcome = runner.outcomes.get(timeout=120)
+            print(describe_outcome(outcome, machine.stack), flush=True)
+        runner.close()
+    return 0
+
+
+def describe_outcome(outcome: PressOutcome, left: int) -> str:
+    """One line for a press: what the policy decided and what came out."""
+    head = f"press {outcome.press.seq}:"
+    if outcome.decision is None:
+        return f"{head} refused ({outcome.refused})"
+    d = outcome.decision
+    tension = f"tension {d.tension:.2f}"
+    if outcome.result is None:
+        why = f" ({outcome.refused})" if outcome.refused else ""
+        return f"{head} {d.reason}{why}, no cards ({tension})"
+    r = outcome.result
+    return (
+        f"{head} {d.reason}: wanted {d.wanted} → ejected {r.ejected} [{r.reason}] "
+        f"in {r.seconds:.2f} s, {left} left ({tension})"
+    )
+
+
+def _log_motor(machine: Any, path: Path) -> None:
+    """Append ``<monotonic time> <speed>`` per motor change: the record a test or a demo reads."""
+    handle: TextIO = path.open("a", encoding="utf-8")
+    lock = threading.Lock()
+
+    def write(t: float, speed: float) -> None:
+        with lock:
+            handle.write(f"{t:.6f} {speed:g}\n")
+            handle.flush()
+
+    machine.add_motor_listener(write)
+    write(time.monotonic(), machine.speed)

@@ -81,6 +81,8 @@ class FeedMotor:
                 self._device.off()
             else:
                 self._device.stop()
+            if isinstance(self._device, PhaseEnableMotor):
+                self._device.phase_device.off()  # every line at rest, not just enable
         except GPIOZeroError:
             if not self._device.closed:
                 raise

@@ -28,6 +28,8 @@ Clock = Callable[[], float]
 class EjectResult:
     """What came out and why the motor stopped.
 
+    `pulse_ms` are the counted cards' beam pulse widths and `card_at_ms` the times (since the
+    motor started) at which each card cleared the beam; `calibrate` derives its tuning from them.
     `reason`: ``count`` (all requested cards counted), ``jam`` (beam blocked too long, or beam
     activity but no card in time), ``empty`` (the motor ran and nothing crossed the beam),
     ``timeout`` (the hard deadline), ``stopped`` (`stop()` or shutdown).
@@ -38,6 +40,7 @@ class EjectResult:
     reason: StopReason
     seconds: float = 0.0
     pulse_ms: tuple[float, ...] = ()
+    card_at_ms: tuple[float, ...] = ()
     noise: int = 0
     detail: str = ""
 
@@ -120,8 +123,16 @@ class Ejector:
         seconds = self._clock() - start
         if reason in ("count", "empty", "timeout"):
             self._retract()
-        widths = tuple(round(w * 1e3, 3) for w in counter.widths)
-        return EjectResult(cards, counter.count, reason, seconds, widths, counter.noise, detail)
+        return EjectResult(
+            cards,
+            counter.count,
+            reason,
+            seconds,
+            pulse_ms=tuple(round(w * 1e3, 3) for w in counter.widths),
+            card_at_ms=tuple(round((t - start) * 1e3, 3) for t in counter.card_times),
+            noise=counter.noise,
+            detail=detail,
+        )
 
     def _feed(
         self, cards: int, counter: PulseCounter, start: float, speed: float
@@ -131,11 +142,11 @@ class Ejector:
         ramp = _Ramp(start, min(t.start_speed, speed), speed, t.soft_start_ms / 1e3)
         self.motor.forward(ramp.speed())
         while True:
+            now = self._clock()  # read first: every edge stamped before it is now queued
             for item in self._take_all():
                 if isinstance(item, _Stop):
                     return "stopped", item.detail
                 counter.edge(*item)
-            now = self._clock()
             counter.poll(now)
             verdict = self._verdict(cards, counter, now, start, deadline)
             if verdict is not None:

@@ -271,15 +271,27 @@ class Launcher:
         while True:
             timeout = min(max(self._detector.next_deadline() - self._clock(), 0.0), 0.5)
             try:
-                item = self._inputs.get(timeout=timeout) if timeout > 0 else None
+                first = [self._inputs.get(timeout=timeout)] if timeout > 0 else []
             except queue.Empty:
-                item = None
-            if item is _CLOSE:
+                first = []
+            now = self._clock()  # read before draining: every edge stamped earlier is queued
+            items = first + self._drain_inputs()
+            if _CLOSE in items:
                 return
-            events = self._input(item) if item is not None else []
-            events.extend(self._detector.poll(self._clock()))
+            events: list[ButtonEvent] = []
+            for item in items:
+                events.extend(self._input(item))
+            events.extend(self._detector.poll(now))
             for event in events:
                 self._dispatch(event)
+
+    def _drain_inputs(self) -> list[tuple[str, float, bool]]:
+        items = []
+        while True:
+            try:
+                items.append(self._inputs.get_nowait())
+            except queue.Empty:
+                return items
 
     def _input(self, item: tuple[str, float, bool]) -> list[ButtonEvent]:
         kind, t, level = item

@@ -167,24 +167,28 @@ class SimulatedLauncher:
             self._next_noise = math.inf
         self._wake.set()
 
-    def press(self, hold: float = 0.05, *, bounces: int = 0) -> None:
-        """Press and release the button (blocking for `hold` seconds, scaled)."""
+    def press(self, hold: float = 0.08, *, bounces: int = 0, rest: float = 0.05) -> None:
+        """A finger's press: down for `hold` seconds, then up and away for `rest` seconds.
+
+        Human timing, not scaled by `time_scale`: debounce works on real milliseconds.
+        """
         self.hold_button(bounces=bounces)
-        time.sleep(hold * self.options.time_scale)
+        time.sleep(hold)
         self.release_button(bounces=bounces)
+        time.sleep(rest)
 
     def hold_button(self, *, bounces: int = 0) -> None:
         """Push the button down (and keep it there: a stuck button)."""
         for _ in range(bounces):
             self._button.drive_low()
             self._button.drive_high()
-        self._button.drive_low()
+        self._button.hold(False)
 
     def release_button(self, *, bounces: int = 0) -> None:
         for _ in range(bounces):
             self._button.drive_high()
             self._button.drive_low()
-        self._button.drive_high()
+        self._button.hold(True)
 
     def open_lid(self) -> None:
         self._drive_lid(True)

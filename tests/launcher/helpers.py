@@ -29,6 +29,19 @@ def fast_profile(name: str = "hbridge", **ejector: Any) -> PinProfile:
     return profile.with_ejector(**{**tuning.__dict__, **wide, **ejector})
 
 
+class FakeClock:
+    """A clock the test moves by hand, so timing is exact however busy the machine."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 class Recorder:
     """Collects items from a consumer callback and lets a test wait for a condition."""
 
