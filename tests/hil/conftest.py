@@ -1,0 +1,82 @@
+"""The hardware-in-the-loop suite: one set of tests, two backends.
+
+``mock``: always; the jig's wires are MockConnectedPins. ``real``: only with ``UNO_HIL=1`` on a
+Raspberry Pi wired as hardware/JIG.md says (marked ``hil_real``); skipped elsewhere with the
+reason. The pin factory is always set explicitly, never left to gpiozero's fallback.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from gpiozero import Device
+
+from controller.launcher import Launcher, open_launcher
+from controller.launcher.factory import on_raspberry_pi
+
+from .jig import Jig, JigWiring, load_jig, mock_jig_factory
+
+REAL_REASON = (
+    "real jig: run on a Raspberry Pi wired as hardware/JIG.md with UNO_HIL=1 "
+    "(this machine: UNO_HIL={env}, Raspberry Pi={pi})"
+)
+
+
+def real_jig_available() -> tuple[bool, str]:
+    env = os.environ.get("UNO_HIL", "")
+    pi = on_raspberry_pi()
+    return env == "1" and pi, REAL_REASON.format(env=env or "unset", pi="yes" if pi else "no")
+
+
+@dataclass
+class Rig:
+    backend: str
+    wiring: JigWiring
+    factory: Any
+    launcher: Launcher
+    jig: Jig
+
+
+def _factory(backend: str, wiring: JigWiring) -> Any:
+    if backend == "mock":
+        return mock_jig_factory(wiring)
+    available, reason = real_jig_available()
+    if not available:
+        pytest.skip(reason)
+    from controller.launcher.factory import gpio_pin_factory  # lgpio, only on the Pi
+
+    return gpio_pin_factory()
+
+
+def _settle(launcher: Launcher, timeout: float = 10.0) -> None:
+    """Wait until the launcher has seen the jig close the lid (its input thread is async)."""
+    end = time.monotonic() + timeout
+    while launcher.fault is not None and time.monotonic() < end:
+        time.sleep(0.005)
+    assert launcher.fault is None, f"the launcher did not settle: {launcher.fault}"
+
+
+@pytest.fixture(params=["mock", pytest.param("real", marks=pytest.mark.hil_real)])
+def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
+    wiring = load_jig()
+    factory = _factory(request.param, wiring)
+    Device.pin_factory = factory
+    profile = wiring.profile.with_ejector(first_card_timeout_ms=600.0, card_gap_timeout_ms=600.0)
+    profile = profile.with_press(long_press_ms=200.0, stuck_ms=500.0)
+    launcher = open_launcher(profile, backend="gpio", pin_factory=factory)
+    jig = Jig(wiring, pin_factory=factory)
+    try:
+        _settle(launcher)
+        yield Rig(request.param, wiring, factory, launcher, jig)
+    finally:
+        launcher.close()
+        jig.close()
+        if request.param == "mock":
+            factory.reset()
+        else:
+            factory.close()
