@@ -14,6 +14,7 @@ from collections.abc import Sequence
 COMMAND_MODULES = (
     "controller.sim_cli",
     "controller.launcher.cli",
+    "controller.run_cli",
 )
 
 

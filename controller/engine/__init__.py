@@ -16,6 +16,7 @@ from .actions import (
     Catch,
     Challenge,
     ChooseColour,
+    Correct,
     Draw,
     EnterHand,
     Pass,
@@ -24,7 +25,18 @@ from .actions import (
     Suggest,
     TurnUp,
 )
-from .cards import COLOURS, UNKNOWN, Card, Colour, Face, card, cards_text, parse_card, parse_cards
+from .cards import (
+    COLOURS,
+    UNKNOWN,
+    Card,
+    Colour,
+    Face,
+    card,
+    cards_text,
+    parse_card,
+    parse_cards,
+    parse_colour,
+)
 from .deal import deal
 from .decks import DECKS, DeckSpec, GameKind
 from .errors import (
@@ -58,6 +70,7 @@ __all__ = [
     "Challenge",
     "ChooseColour",
     "Colour",
+    "Correct",
     "DeckSpec",
     "Draw",
     "Duty",
@@ -87,4 +100,5 @@ __all__ = [
     "duty_text",
     "parse_card",
     "parse_cards",
+    "parse_colour",
 ]

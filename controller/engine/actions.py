@@ -154,6 +154,18 @@ class EnterHand:
         return f"P{self.seat} shows {shown}"
 
 
+@dataclass(frozen=True, slots=True)
+class Correct:
+    """Table mode: a person counted `seat`'s hand and it holds `count` cards (the sensor or a
+    tap was wrong). Unseen cards move between the hand and the pile; the log keeps the record."""
+
+    seat: int
+    count: int
+
+    def __str__(self) -> str:
+        return f"P{self.seat} really holds {self.count}"
+
+
 Action = (
     Play
     | Draw
@@ -167,6 +179,7 @@ Action = (
     | Suggest
     | TurnUp
     | EnterHand
+    | Correct
 )
 
 CLAIMS = (CallUno, Catch, Suggest)

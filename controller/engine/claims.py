@@ -1,14 +1,16 @@
 """Claims any player may make at any moment (§5, §3.4): calling UNO, catching a missed UNO,
-and owning up to a suggestion. A true claim has its effect; a false one costs its maker."""
+and owning up to a suggestion. A true claim has its effect; a false one costs its maker.
+Also the table's hand-count correction, which a person may make at any moment too."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .actions import CallUno, Catch, Suggest
+from .actions import CallUno, Catch, Correct, Suggest
+from .cards import UNKNOWN
 from .errors import IllegalAction, WrongPhase
-from .events import Caught, Event, FalseAccusation, FalseCall, UnoCalled, Why
-from .state import Phase
+from .events import Caught, Corrected, Event, FalseAccusation, FalseCall, UnoCalled, Why
+from .state import Knowledge, Phase
 
 if TYPE_CHECKING:
     from .game import Game
@@ -57,3 +59,25 @@ def push_suggest(game: Game, action: Suggest, events: list[Event]) -> None:
     if not (game.rules.attack and game.rules.suggestion_penalty):
         raise IllegalAction("this table has no suggestion penalty")
     game.owe_presses(seat, 4, Why.SUGGESTION, events)
+
+
+def push_correct(game: Game, action: Correct, events: list[Event]) -> None:
+    """Table mode: set a hand's size, moving unseen cards between the hand and the pile."""
+    seat, count = action.seat, action.count
+    _check_claimant(game, seat, "correct a hand count")
+    if game.knowledge is not Knowledge.TABLE:
+        raise IllegalAction("hand counts are corrected at a table, not in a simulation")
+    hand, before = game.hands[seat], len(game.hands[seat])
+    if count < 1:
+        raise IllegalAction("a player with no cards has gone out: play the last card instead")
+    if count - before > len(game.pile):
+        raise IllegalAction(f"only {len(game.pile)} cards are unaccounted for")
+    if before - count > hand.count(UNKNOWN):
+        raise IllegalAction(f"P{seat}'s known cards cannot be taken away")
+    for _ in range(count - before):
+        game.pile.pop()
+        hand.append(UNKNOWN)
+    for _ in range(before - count):
+        hand.remove(UNKNOWN)
+        game.pile.append(UNKNOWN)
+    events.append(Corrected(seat, before, count))

@@ -152,6 +152,15 @@ class Challenged:
 
 
 @dataclass(frozen=True, slots=True)
+class Corrected:
+    """A person corrected `seat`'s hand count from `before` to `after`."""
+
+    seat: int
+    before: int
+    after: int
+
+
+@dataclass(frozen=True, slots=True)
 class WentOut:
     """`seat` played its last card; final-card effects may still follow."""
 
@@ -185,6 +194,7 @@ Event = (
     | FalseCall
     | FalseAccusation
     | Challenged
+    | Corrected
     | WentOut
     | DealEnded
 )

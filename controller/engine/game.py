@@ -23,6 +23,7 @@ from .actions import (
     Catch,
     Challenge,
     ChooseColour,
+    Correct,
     Draw,
     EnterHand,
     Pass,
@@ -318,4 +319,5 @@ _HANDLERS: dict[type, Handler] = {
     Suggest: claims.push_suggest,  # type: ignore[dict-item]
     TurnUp: start.push_turn_up,  # type: ignore[dict-item]
     EnterHand: scoring.push_enter_hand,  # type: ignore[dict-item]
+    Correct: claims.push_correct,  # type: ignore[dict-item]
 }

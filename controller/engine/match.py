@@ -113,14 +113,24 @@ class Match:
         game = self.game
         if game is None or not game.over or game.points is None or game.winner is None:
             raise IllegalAction("no finished deal to score")
-        cards_left = tuple(game.shown[seat][1] for seat in range(self.players))
-        deltas = score_deal(self.rules, game.winner, game.points)
-        record = DealRecord(
-            len(self.deals) + 1, game.dealer, game.winner, game.points, cards_left, deltas
-        )
+        cards_left = [game.shown[seat][1] for seat in range(self.players)]
+        record = self.record(game.winner, list(game.points), cards_left, dealer=game.dealer)
+        self.game = None
+        return record
+
+    def record(
+        self, winner: int, points: list[int], cards_left: list[int], *, dealer: int | None = None
+    ) -> DealRecord:
+        """Score a deal from its result: the winner and each player's points and cards left
+        (also how a table that only keeps score enters its rounds)."""
+        if self.game is not None and not self.game.over:
+            raise IllegalAction("the current deal is still being played")
+        deltas = score_deal(self.rules, winner, points)
+        number = len(self.deals) + 1
+        dealt_by = self.next_dealer if dealer is None else dealer
+        record = DealRecord(number, dealt_by, winner, tuple(points), tuple(cards_left), deltas)
         self.deals.append(record)
         self.totals = [total + delta for total, delta in zip(self.totals, deltas, strict=True)]
-        self.game = None
         return record
 
     @property

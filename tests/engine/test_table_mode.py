@@ -123,3 +123,21 @@ def test_enter_hand_refuses_the_winner_and_bad_points() -> None:
         game.push(EnterHand(1, points=-3))
     with pytest.raises(BadChoice, match="not all"):
         game.push(EnterHand(1, cards=(c("W4"),)))
+
+
+def test_hand_count_corrections_move_unseen_cards() -> None:
+    from controller.engine import Correct
+    from controller.engine.events import Corrected
+
+    game = table_deal()
+    game.push(TurnUp(c("G4")))
+    assert game.push(Correct(2, 9)) == [Corrected(2, 7, 9)]
+    assert len(game.hands[2]) == 9 and len(game.pile) == 81
+    game.push(Correct(2, 6))
+    assert len(game.hands[2]) == 6 and len(game.pile) == 84
+    with pytest.raises(IllegalAction, match="gone out"):
+        game.push(Correct(2, 0))
+    with pytest.raises(IllegalAction, match="unaccounted"):
+        game.push(Correct(2, 200))
+    with pytest.raises(IllegalAction, match="at a table"):
+        position().push(Correct(0, 3))

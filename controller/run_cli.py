@@ -1,0 +1,181 @@
+"""`uno-attack run`: the table service and its scoreboard, in one process.
+
+One process owns the GPIO lines (or the simulator), the event log and the web server (waitress,
+threads sized for the scoreboards' event streams). SIGTERM and Ctrl-C stop it cleanly, motor
+off; the launcher's own guards cover a harder death.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import secrets
+import signal
+import socket
+import time
+from dataclasses import replace
+from typing import Any
+
+from controller.cli import UsageError
+from controller.config import Config, load_config
+from controller.launcher import Launcher, LauncherError, open_launcher
+from controller.launcher.errors import PinProfileError as ConfigError
+from controller.store import Store, StoreError
+from controller.table.demo import DemoTable
+from controller.table.service import TableService
+
+log = logging.getLogger("uno-attack")
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "run",
+        help="start the table service and the tablet scoreboard",
+        description="Start the table service: launcher, event log and tablet scoreboard.",
+    )
+    parser.add_argument("--config", help="TOML configuration file (see config.example.toml)")
+    parser.add_argument("--host", help="address to serve on (default from the config)")
+    parser.add_argument("--port", type=int, help="port to serve on (default from the config)")
+    parser.add_argument("--data-dir", help="where the event log lives (default from the config)")
+    parser.add_argument(
+        "--launcher",
+        choices=("auto", "gpio", "sim", "none"),
+        help="launcher backend (default from the config)",
+    )
+    parser.add_argument("--demo", action="store_true", help="bots play on the simulated launcher")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    config = _config(args)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
+    started = time.monotonic()
+    with _opened(config, args.demo) as (service, _launcher):
+        from waitress.server import create_server
+
+        from web_ui.app import create_app
+
+        app = create_app(service, config, secret_key=_secret(service.store))
+        server = create_server(
+            app,
+            host=config.service.host,
+            port=config.service.port,
+            threads=config.service.threads,
+            channel_request_lookahead=1,
+            ident="uno-attack",
+        )
+        signal.signal(signal.SIGTERM, _exit_on_sigterm)
+        for url in urls(config):
+            print(f"Scoreboard: {url}", flush=True)
+        print(f"Table PIN: {config.table.pin}", flush=True)
+        log.info("ready in %.2f s", time.monotonic() - started)
+        server.run()
+    return 0
+
+
+def _config(args: argparse.Namespace) -> Config:
+    try:
+        config = load_config(args.config)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
+    service = config.service
+    if args.host:
+        service = replace(service, host=args.host)
+    if args.port is not None:
+        if not 1 <= args.port <= 65535:
+            raise UsageError(f"--port must be 1 to 65535, not {args.port}")
+        service = replace(service, port=args.port)
+    if args.data_dir:
+        service = replace(service, data_dir=args.data_dir)
+    launcher = config.launcher
+    if args.launcher:
+        launcher = replace(launcher, backend=args.launcher)
+    if args.demo and launcher.backend in ("auto", "gpio"):
+        launcher = replace(launcher, backend="sim")
+    return replace(config, service=service, launcher=launcher)
+
+
+class _opened:
+    """Store, launcher and table service, closed in reverse order whatever happens."""
+
+    def __init__(self, config: Config, demo: bool) -> None:
+        self.config, self.demo = config, demo
+        self.closers: list[Any] = []
+
+    def __enter__(self) -> tuple[TableService, Launcher | None]:
+        try:
+            return self._open()
+        except BaseException:
+            self.__exit__()
+            raise
+
+    def _open(self) -> tuple[TableService, Launcher | None]:
+        config = self.config
+        try:
+            store = Store(config.data_path / "uno-attack.db")
+        except (StoreError, OSError) as error:
+            raise UsageError(f"cannot open the event log: {error}") from None
+        self.closers.append(store.close)
+        launcher = None
+        if config.launcher.backend != "none":
+            try:
+                launcher = open_launcher(
+                    config.launcher.pin_profile, backend=config.launcher.backend
+                )
+            except (LauncherError, ValueError, OSError) as error:
+                raise UsageError(f"cannot open the launcher: {error}") from None
+            self.closers.append(launcher.close)
+        service = TableService(
+            store,
+            launcher=launcher,
+            suspense=config.launcher.suspense,
+            deal_pause=config.launcher.deal_pause,
+        )
+        self.closers.append(service.stop)
+        if self.demo:
+            DemoTable(service, players=config.demo.players, pace=config.demo.pace)
+        service.start()
+        return service, launcher
+
+    def __exit__(self, *_: object) -> None:
+        while self.closers:
+            closer = self.closers.pop()
+            try:
+                closer()
+            except Exception:
+                log.exception("while shutting down")
+
+
+def _secret(store: Store) -> str:
+    """The key that signs session cookies, kept in the store so tablets stay unlocked."""
+    key = store.setting("secret_key")
+    if key is None:
+        key = secrets.token_hex(32)
+        store.set_setting("secret_key", key)
+    return key
+
+
+def _exit_on_sigterm(signum: int, _frame: object) -> None:
+    """SIGTERM stops the server's loop like Ctrl-C does; the service then shuts down in order."""
+    log.info("signal %d: stopping", signum)
+    raise SystemExit(0)
+
+
+def urls(config: Config) -> list[str]:
+    """Where tablets find the scoreboard: the host's name on the LAN and its addresses."""
+    host, port = config.service.host, config.service.port
+    if host not in ("0.0.0.0", "::", ""):
+        return [f"http://{host}:{port}/"]
+    names = [f"{socket.gethostname()}.local", *_addresses(), "localhost"]
+    return [f"http://{name}:{port}/" for name in dict.fromkeys(names)]
+
+
+def _addresses() -> list[str]:
+    try:
+        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the LAN address
+        address = str(probe.getsockname()[0])
+        probe.close()
+        return [address] if not address.startswith("127.") else []
+    except OSError:
+        return []

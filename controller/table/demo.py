@@ -1,0 +1,139 @@
+"""The demo: bots play a table at a watchable pace on the simulated launcher.
+
+Each bot move goes through the same paths as people's: taps become logged commands, and a bot
+that must press the launcher presses the simulated button, so the press travels through the
+launcher's input thread, the eject policy, the motor and the card sensor. A visitor can take a
+seat (`take_seat`) and play it from a tablet; the bots wait for them.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from typing import Any
+
+from controller.engine import EngineError, Game, Phase
+from controller.table.codec import BadRequest, action_to_dict
+
+from .service import TableService
+
+log = logging.getLogger(__name__)
+
+NAMES = ("Ada", "小明", "Bo", "Lin", "Chen", "Dara", "Eli", "方方", "Gus", "Hui")
+
+
+class DemoTable:
+    """Drives `service` from its owner thread (a tick hook)."""
+
+    def __init__(
+        self,
+        service: TableService,
+        *,
+        players: int = 4,
+        pace: float = 1.2,
+        game: str = "attack",
+        rng: random.Random | None = None,
+        clock: Any = time.monotonic,
+    ) -> None:
+        self.service = service
+        self.players = players
+        self.pace = pace
+        self.game = game
+        self.humans: set[int] = set()
+        self._rng = rng or random.Random()
+        self._clock = clock
+        self._next = 0.0
+        service.on_tick.append(self.tick)
+
+    def take_seat(self, seat: int) -> None:
+        """A visitor plays `seat` from now on (the bots wait for them)."""
+        if not 0 <= seat < self.players:
+            raise BadRequest(f"there is no seat {seat}")
+        self.humans.add(seat)
+
+    def leave_seat(self, seat: int) -> None:
+        self.humans.discard(seat)
+
+    def tick(self) -> None:
+        now = self._clock()
+        if now < self._next:
+            return
+        self._next = now + self.pace
+        try:
+            self._step()
+        except (EngineError, BadRequest) as error:
+            log.info("demo bot move refused: %s", error)
+
+    def _step(self) -> None:
+        session = self.service.session
+        if session is None or session.match.over or session.setup.mode != "tracked":
+            self._command({"type": "setup", "setup": self._setup()})
+            return
+        game = session.game
+        if game is None:
+            self._command({"type": "deal"})
+        elif game.phase is Phase.TURN_UP:
+            self._act({"type": "TurnUp", "card": self._rng.choice(game.deck.cards()).text})
+        elif game.phase is Phase.SCORING:
+            self._enter_hand(game)
+        elif game.phase is Phase.PLAYING:
+            self._play(game)
+
+    def _setup(self) -> dict[str, Any]:
+        return {
+            "players": list(NAMES[: self.players]),
+            "game": self.game,
+            "first_dealer": self._rng.randrange(self.players),
+            "seed": self._rng.randrange(1 << 30),
+            "options": {"target": 300},
+        }
+
+    def _enter_hand(self, game: Game) -> None:
+        for seat, hand in enumerate(game.hands):
+            if seat not in game.shown and seat not in self.humans:
+                points = sum(self._rng.randint(1, 12) for _ in hand)
+                self._act({"type": "EnterHand", "seat": seat, "points": points})
+                return
+
+    def _play(self, game: Game) -> None:
+        catches = [a for a in game.legal_actions() if type(a).__name__ == "Catch"]
+        if catches and self._rng.random() < 0.6:
+            catch = self._rng.choice(catches)
+            self._act({"type": "Catch", "seat": catch.seat, "target": catch.target})  # type: ignore[union-attr]
+            return
+        seat = game.to_move()
+        if seat is None or seat in self.humans:
+            return
+        choice = self._choose(game, [action_to_dict(a) for a in game.moves()])
+        if choice["type"] == "Press":
+            self._press(seat)
+        else:
+            self._act(choice)
+
+    def _choose(self, game: Game, moves: list[dict[str, Any]]) -> dict[str, Any]:
+        """A plausible move: mostly play when a card fits, sometimes draw or press."""
+        rng = self._rng
+        plays = [m for m in moves if m["type"] == "Play"]
+        fallback = [m for m in moves if m["type"] in ("Press", "Draw", "Pass", "Accept")]
+        if plays and (not fallback or rng.random() < 0.65):
+            card = rng.choice(sorted({m["card"] for m in plays}))
+            chosen = rng.choice([m for m in plays if m["card"] == card])
+            if chosen["uno"] and rng.random() < 0.25:
+                chosen = chosen | {"uno": False}  # forgets: somebody may catch it
+            return chosen
+        return rng.choice(fallback or moves)
+
+    def _press(self, seat: int) -> None:
+        simulator = getattr(self.service.launcher, "simulator", None)
+        if simulator is not None:
+            simulator.press()
+            self._next = self._clock() + 2 * self.pace
+        else:
+            self._act({"type": "Press", "seat": seat, "cards": self._rng.choice((0, 0, 1, 3))})
+
+    def _act(self, action: dict[str, Any]) -> None:
+        self._command({"type": "action", "action": action})
+
+    def _command(self, command: dict[str, Any]) -> None:
+        self.service.run_now(command, actor="bot")

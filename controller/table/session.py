@@ -1,0 +1,251 @@
+"""One table's match as a pure, replayable state machine.
+
+A `TableSession` takes commands (JSON-ready dicts, exactly as the event log stores them) and
+returns the events they produced; replaying a table's commands rebuilds it exactly. It knows
+nothing of threads, disks or pins: the service (`service.py`) owns those.
+
+Commands:
+    {"type": "deal"}                           deal the next deal (the right dealer)
+    {"type": "action", "action": {...}}        an engine action (see codec.py)
+    {"type": "round", "winner": 2, "points": [...], "cards": [...]}   score-only mode
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from controller.engine import (
+    DECKS,
+    Action,
+    EngineError,
+    Game,
+    GameKind,
+    IllegalAction,
+    Knowledge,
+    Phase,
+    Press,
+    Rules,
+    duty_text,
+)
+from controller.engine.match import DealRecord, Match
+from controller.engine.options import OptionValue
+from controller.launcher.policy import PROFILES
+
+from .codec import BadRequest, action_from_dict, action_to_dict, events_to_dicts
+
+MODES = ("tracked", "score_only")
+
+
+@dataclass(frozen=True)
+class TableSetup:
+    """Who plays, which game and options, who deals first, and how the table is used."""
+
+    players: tuple[str, ...]
+    game: str = "attack"
+    options: Mapping[str, OptionValue] = field(default_factory=dict)
+    first_dealer: int = 0
+    mode: str = "tracked"
+    profile: str = "toy"
+    seed: int = 0
+
+    def __post_init__(self) -> None:
+        names = self.players
+        if not 2 <= len(names) <= 10:
+            raise BadRequest(f"a table has 2 to 10 players, not {len(names)}")
+        if any(not name.strip() or len(name) > 24 for name in names):
+            raise BadRequest("every player needs a name of 1 to 24 characters")
+        if len({name.strip().lower() for name in names}) != len(names):
+            raise BadRequest("two players have the same name")
+        if not 0 <= self.first_dealer < len(names):
+            raise BadRequest(f"first_dealer must be a seat from 0 to {len(names) - 1}")
+        if self.mode not in MODES:
+            raise BadRequest(f"mode must be one of {', '.join(MODES)}")
+        if self.profile not in PROFILES:
+            raise BadRequest(f"eject profile must be one of {', '.join(PROFILES)}")
+        try:
+            self.rules  # noqa: B018 - validates the game and options
+        except EngineError as error:
+            raise BadRequest(str(error)) from None
+
+    @property
+    def rules(self) -> Rules:
+        return Rules.create(self.game, **dict(self.options))
+
+    @classmethod
+    def from_dict(cls, data: object) -> TableSetup:
+        if not isinstance(data, dict):
+            raise BadRequest("the table setup must be a JSON object")
+        known = {f for f in cls.__dataclass_fields__}
+        unknown = set(data) - known - {"type"}
+        if unknown:
+            raise BadRequest(f"the table setup has no field {sorted(unknown)[0]!r}")
+        players = data.get("players")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise BadRequest("players must be a list of names")
+        options = data.get("options", {})
+        if not isinstance(options, dict):
+            raise BadRequest("options must be an object of option ids and values")
+        values = {k: v for k, v in data.items() if k in known and k not in ("players", "options")}
+        for key, value in values.items():
+            expected = int if key in ("first_dealer", "seed") else str
+            if not isinstance(value, expected) or isinstance(value, bool):
+                raise BadRequest(f"{key} must be {'a whole number' if expected is int else 'text'}")
+        return cls(players=tuple(p.strip() for p in players), options=options, **values)
+
+    def to_dict(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["players"] = list(self.players)
+        out["options"] = dict(self.options)
+        return out
+
+
+class TableSession:
+    """A match at a physical table (the engine in table mode)."""
+
+    def __init__(self, setup: TableSetup) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        self.match = Match(
+            self.rules,
+            len(setup.players),
+            random.Random(setup.seed),
+            knowledge=Knowledge.TABLE,
+            first_dealer=setup.first_dealer,
+        )
+
+    @property
+    def game(self) -> Game | None:
+        return self.match.game
+
+    def apply(self, command: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Apply one command; return its events. Refusals raise BadRequest (malformed) or
+        IllegalAction (not allowed now) and change nothing."""
+        kind = command.get("type")
+        if kind == "deal":
+            return self._deal()
+        if kind == "action":
+            return self.act(action_from_dict(command.get("action")))
+        if kind == "round":
+            return self._round(command)
+        raise BadRequest(f"unknown command {kind!r}")
+
+    def act(self, action: Action) -> list[dict[str, Any]]:
+        if self.setup.mode != "tracked":
+            raise IllegalAction("this table only keeps score: enter each round's result")
+        game = self.game
+        if game is None:
+            raise IllegalAction("no deal is being played: deal first")
+        events = events_to_dicts(game.push(action))
+        if game.over:
+            record = self.match.finish_deal()
+            events.append(
+                {"type": "DealScored", **record_dict(record), "totals": self.match.totals}
+            )
+            events.extend(self._match_end())
+        return events
+
+    def _deal(self) -> list[dict[str, Any]]:
+        if self.setup.mode != "tracked":
+            raise IllegalAction("this table only keeps score: enter each round's result")
+        return events_to_dicts(self.match.start_deal())
+
+    def _round(self, command: Mapping[str, Any]) -> list[dict[str, Any]]:
+        """Score-only mode: a deal played without tracking, entered as its result."""
+        if self.setup.mode != "score_only":
+            raise IllegalAction("this table tracks play: rounds are scored when they end")
+        if self.match.over:
+            raise IllegalAction("the match is over")
+        winner, points, cards = _round_fields(command, len(self.setup.players))
+        record = self.match.record(winner, points, cards)
+        events = [{"type": "DealScored", **record_dict(record), "totals": self.match.totals}]
+        return events + self._match_end()
+
+    def _match_end(self) -> list[dict[str, Any]]:
+        if not self.match.over:
+            return []
+        verdict = self.match.verdict()
+        return [
+            {"type": "MatchEnded", "winners": list(verdict.winners), "losers": list(verdict.losers)}
+        ]
+
+    def press_seat(self) -> int | None:
+        """Whose press a physical button press is: whoever owes one, else (UNO Attack) the
+        player whose turn it is. None when nobody should press now."""
+        game = self.game
+        if game is None or game.phase is not Phase.PLAYING or not self.rules.attack:
+            return None
+        seat = game.to_move()
+        return seat if seat is not None and Press(seat) in game.moves() else None
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything the scoreboard shows, JSON-ready."""
+        match, game = self.match, self.game
+        verdict = match.verdict()
+        return {
+            "setup": self.setup.to_dict(),
+            "deck": DECKS[self.rules.deck].name,
+            "attack": self.rules.game is GameKind.ATTACK,
+            "totals": list(match.totals),
+            "target": self.rules.target,
+            "scoring": self.rules.scoring,
+            "deals": [record_dict(record) for record in match.deals],
+            "next_dealer": None if match.over else match.next_dealer,
+            "match_over": match.over,
+            "winners": list(verdict.winners) if match.over else [],
+            "losers": list(verdict.losers) if match.over else [],
+            "deal": None if game is None else deal_view(game),
+        }
+
+
+def record_dict(record: DealRecord) -> dict[str, Any]:
+    """A scored deal as JSON-ready values."""
+    return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(record).items()}
+
+
+def deal_view(game: Game) -> dict[str, Any]:
+    """The state of the deal in play, as the scoreboard shows it."""
+    moves = game.moves()
+    return {
+        "phase": game.phase.value,
+        "dealer": game.dealer,
+        "turn": game.turn if game.phase is Phase.PLAYING else None,
+        "to_move": game.to_move(),
+        "direction": game.direction,
+        "top": game.discard[-1].text if game.discard else None,
+        "colour": game.colour.value if game.colour else None,
+        "hands": [len(hand) for hand in game.hands],
+        "pile": len(game.pile),
+        "exposed": game.exposed,
+        "winner": game.winner,
+        "drawn": game.drawn is not None,
+        "duties": [
+            {
+                "seat": d.seat,
+                "kind": d.kind.value,
+                "count": d.count,
+                "why": d.why.value,
+                "text": duty_text(d),
+            }
+            for d in game.duties
+        ],
+        "moves": [action_to_dict(a) for a in moves],
+        "shown": {str(seat): points for seat, (points, _) in game.shown.items()},
+    }
+
+
+def _round_fields(command: Mapping[str, Any], players: int) -> tuple[int, list[int], list[int]]:
+    winner, points = command.get("winner"), command.get("points")
+    cards = command.get("cards") or [0] * players
+    if not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < players:
+        raise BadRequest(f"winner must be a seat from 0 to {players - 1}")
+    for name, values in (("points", points), ("cards", cards)):
+        if not isinstance(values, list) or len(values) != players:
+            raise BadRequest(f"{name} needs one whole number per player")
+        if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
+            raise BadRequest(f"{name} must be whole numbers, 0 or more")
+    if points[winner] or cards[winner]:  # type: ignore[index]
+        raise BadRequest("the winner went out and holds no cards")
+    return winner, points, cards  # type: ignore[return-value]

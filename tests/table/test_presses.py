@@ -1,0 +1,86 @@
+"""Physical presses: the UNO button on the (simulated) launcher, attributed by the game state,
+with the count the card sensor saw."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from controller.launcher import Launcher, ScriptedPolicy, open_launcher
+from controller.launcher.sim import SimOptions
+from controller.store import Store
+from controller.table.service import TableService
+
+from .conftest import act, started
+
+
+@pytest.fixture
+def launcher() -> Iterator[Launcher]:
+    opened = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=4.0))
+    yield opened
+    opened.close()
+
+
+def table_with(store: Store, launcher: Launcher, script: list[int]) -> TableService:
+    return TableService(store, launcher=launcher, policy=ScriptedPolicy(script)).start()
+
+
+def press_and_wait(service: TableService, launcher: Launcher) -> dict[str, Any]:
+    """Press the simulated button; wait for the press's record to be published."""
+    sub = service.hub.subscribe()
+    finger = threading.Thread(target=launcher.simulator.press)  # type: ignore[attr-defined]
+    finger.start()
+    try:
+        while True:
+            message = sub.get(10.0)
+            assert message is not None, "the press was not recorded in time"
+            if message.event == "record" and pressed(message.data):
+                return message.data
+    finally:
+        finger.join()
+        service.hub.unsubscribe(sub)
+
+
+def pressed(data: dict[str, Any]) -> bool:
+    return any(e["type"] == "Pressed" for e in data["events"])
+
+
+def test_a_press_on_the_button_is_the_turn_players_press(store: Store, launcher: Launcher) -> None:
+    service = started(table_with(store, launcher, [3]))
+    try:
+        data = press_and_wait(service, launcher)
+        event = next(e for e in data["events"] if e["type"] == "Pressed")
+        assert event["seat"] == 0 and len(event["cards"]) == 3 and event["reported"] == 3
+        assert data["actor"] == "button"
+        assert service.snapshot()["deal"]["hands"] == [10, 7, 7, 7]
+        assert service.snapshot()["deal"]["to_move"] == 1
+    finally:
+        service.stop()
+
+
+def test_owed_presses_go_to_whoever_owes_them(store: Store, launcher: Launcher) -> None:
+    service = started(table_with(store, launcher, [0, 2]))
+    try:
+        act(service, {"type": "Play", "seat": 0, "card": "RH2"})
+        for _ in range(2):
+            press_and_wait(service, launcher)
+        assert service.snapshot()["deal"]["hands"][1] == 9
+        assert service.snapshot()["deal"]["to_move"] == 2
+    finally:
+        service.stop()
+
+
+def test_a_press_nobody_owes_is_ignored(store: Store, launcher: Launcher) -> None:
+    service = TableService(store, launcher=launcher).start()
+    sub = service.hub.subscribe()
+    try:
+        launcher.simulator.press()  # type: ignore[attr-defined]
+        message = sub.get(10.0)
+        assert message is not None and message.event == "notice"
+        assert message.data["code"] == "press_ignored"
+        assert store.records("main") == []
+    finally:
+        service.stop()

@@ -1,0 +1,135 @@
+"""The JSON API: the table's state, and one endpoint per kind of control action.
+
+Every POST takes a JSON object; an optional `key` (or `Idempotency-Key` header) makes a retry
+or a double tap apply once. Answers are `{"seq", "events", "state"}`; refusals are 400 (bad
+input) or 409 (the rules say no), with `{"error": reason}`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, current_app, jsonify, request, session
+from flask.typing import ResponseReturnValue
+
+from controller.engine import DECKS, OPTIONS
+from controller.launcher.policy import PROFILES
+from controller.store import Record
+from controller.table.codec import BadRequest
+from controller.table.service import TableService
+
+from . import security
+from .i18n import LANGUAGES
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+
+def service() -> TableService:
+    return current_app.extensions["table"]  # type: ignore[no-any-return]
+
+
+def body() -> dict[str, Any]:
+    data = request.get_json(silent=True)
+    if not isinstance(data, dict):
+        raise BadRequest("send a JSON object")
+    return data
+
+
+def run(command: dict[str, Any], data: dict[str, Any]) -> ResponseReturnValue:
+    key = data.get("key") or request.headers.get("Idempotency-Key")
+    if key is not None and (not isinstance(key, str) or not 8 <= len(key) <= 80):
+        raise BadRequest("key must be 8 to 80 characters")
+    actor = f"tablet:{session.get('device', '?')}"
+    record: Record = service().submit(command, actor=actor, idem_key=key)
+    return jsonify(seq=record.seq, events=record.events, state=service().snapshot())
+
+
+@bp.get("/state")
+def state() -> ResponseReturnValue:
+    return jsonify(service().snapshot())
+
+
+@bp.get("/session")
+def session_info() -> ResponseReturnValue:
+    return jsonify(
+        unlocked=security.unlocked(),
+        admin=security.is_admin(),
+        csrf=security.csrf_token(),
+        language=session.get("language", current_app.config["LANGUAGE"]),
+    )
+
+
+@bp.post("/session/pin")
+def enter_pin() -> ResponseReturnValue:
+    pin = body().get("pin")
+    if not isinstance(pin, str):
+        raise BadRequest("send the PIN as text")
+    security.try_pin(pin)
+    return jsonify(unlocked=True)
+
+
+@bp.post("/session/admin")
+def admin_login() -> ResponseReturnValue:
+    password = body().get("password")
+    if not isinstance(password, str):
+        raise BadRequest("send the password as text")
+    security.try_admin(password)
+    return jsonify(admin=True)
+
+
+@bp.post("/session/language")
+def set_language() -> ResponseReturnValue:
+    language = body().get("language")
+    if language not in LANGUAGES:
+        raise BadRequest(f"language must be one of {', '.join(LANGUAGES)}")
+    session["language"] = language
+    return jsonify(language=language)
+
+
+@bp.get("/options")
+def options() -> ResponseReturnValue:
+    """What the setup page offers, from the engine's registry."""
+    return jsonify(
+        options=[
+            {"id": o.id, "default": o.default, "choices": list(o.choices), "en": o.en,
+             "zh": o.zh, "section": o.section, "games": sorted(o.games),
+             "min": o.minimum, "max": o.maximum, "kind": o.kind.__name__}
+            for o in OPTIONS
+        ],
+        decks={name: deck.game.value for name, deck in DECKS.items()},
+        profiles=list(PROFILES),
+    )  # fmt: skip
+
+
+@bp.post("/setup")
+@security.needs_pin
+def setup() -> ResponseReturnValue:
+    data = body()
+    return run({"type": "setup", "setup": data.get("setup")}, data)
+
+
+@bp.post("/deal")
+@security.needs_pin
+def deal() -> ResponseReturnValue:
+    return run({"type": "deal"}, body())
+
+
+@bp.post("/actions")
+@security.needs_pin
+def action() -> ResponseReturnValue:
+    data = body()
+    return run({"type": "action", "action": data.get("action")}, data)
+
+
+@bp.post("/rounds")
+@security.needs_pin
+def round_result() -> ResponseReturnValue:
+    data = body()
+    fields: dict[str, Any] = {k: data[k] for k in ("winner", "points", "cards") if k in data}
+    return run({"type": "round", **fields}, data)
+
+
+@bp.post("/undo")
+@security.needs_pin
+def undo() -> ResponseReturnValue:
+    return run({"type": "undo"}, body())

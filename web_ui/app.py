@@ -1,0 +1,44 @@
+"""The Flask app factory: `create_app(table, ...)` wires the blueprints to one table service."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from datetime import timedelta
+
+from flask import Flask
+
+from controller.config import Config
+from controller.table.service import TableService
+
+from . import api, errors, launcher_api, pages, security, stream
+
+
+def create_app(
+    table: TableService, config: Config | None = None, *, secret_key: str | None = None
+) -> Flask:
+    """A scoreboard app for `table`. The secret key signs session cookies: pass a stable one
+    (the service keeps one in its store) so tablets stay unlocked across restarts."""
+    config = config or Config()
+    app = Flask(__name__)
+    key = secret_key or secrets.token_hex(32)
+    pin = config.table.pin
+    app.config.update(
+        SECRET_KEY=key,
+        TABLE_PIN=pin,
+        ADMIN_PASSWORD=config.service.admin_password,
+        PIN_EPOCH=hmac.new(key.encode(), pin.encode(), hashlib.sha256).hexdigest()[:16],
+        LANGUAGE=config.table.language,
+        TABLE_NAME=config.table.name,
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+        JSON_SORT_KEYS=False,
+    )
+    app.extensions["table"] = table
+    security.install(app)
+    errors.register(app)
+    for blueprint in (api.bp, launcher_api.bp, stream.bp, pages.bp):
+        app.register_blueprint(blueprint)
+    return app
