@@ -18,7 +18,7 @@ from typing import Any
 
 from controller.cli import UsageError
 from controller.config import Config, load_config
-from controller.launcher import Launcher, LauncherError, open_launcher
+from controller.launcher import LauncherError, open_launcher
 from controller.launcher.errors import PinProfileError as ConfigError
 from controller.store import Store, StoreError
 from controller.table.demo import DemoTable
@@ -50,12 +50,12 @@ def run(args: argparse.Namespace) -> int:
     config = _config(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     started = time.monotonic()
-    with _opened(config, args.demo) as (service, _launcher):
+    with _opened(config, args.demo) as (service, demo):
         from waitress.server import create_server
 
         from web_ui.app import create_app
 
-        app = create_app(service, config, secret_key=_secret(service.store))
+        app = create_app(service, config, secret_key=_secret(service.store), demo=demo)
         server = create_server(
             app,
             host=config.service.host,
@@ -102,14 +102,14 @@ class _opened:
         self.config, self.demo = config, demo
         self.closers: list[Any] = []
 
-    def __enter__(self) -> tuple[TableService, Launcher | None]:
+    def __enter__(self) -> tuple[TableService, DemoTable | None]:
         try:
             return self._open()
         except BaseException:
             self.__exit__()
             raise
 
-    def _open(self) -> tuple[TableService, Launcher | None]:
+    def _open(self) -> tuple[TableService, DemoTable | None]:
         config = self.config
         try:
             store = Store(config.data_path / "uno-attack.db")
@@ -132,10 +132,11 @@ class _opened:
             deal_pause=config.launcher.deal_pause,
         )
         self.closers.append(service.stop)
+        demo = None
         if self.demo:
-            DemoTable(service, players=config.demo.players, pace=config.demo.pace)
+            demo = DemoTable(service, players=config.demo.players, pace=config.demo.pace)
         service.start()
-        return service, launcher
+        return service, demo
 
     def __exit__(self, *_: object) -> None:
         while self.closers:

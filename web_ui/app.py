@@ -10,13 +10,18 @@ from datetime import timedelta
 from flask import Flask
 
 from controller.config import Config
+from controller.table.demo import DemoTable
 from controller.table.service import TableService
 
-from . import api, errors, launcher_api, pages, security, stream
+from . import api, demo_api, errors, launcher_api, pages, security, stream
 
 
 def create_app(
-    table: TableService, config: Config | None = None, *, secret_key: str | None = None
+    table: TableService,
+    config: Config | None = None,
+    *,
+    secret_key: str | None = None,
+    demo: DemoTable | None = None,
 ) -> Flask:
     """A scoreboard app for `table`. The secret key signs session cookies: pass a stable one
     (the service keeps one in its store) so tablets stay unlocked across restarts."""
@@ -37,8 +42,9 @@ def create_app(
         JSON_SORT_KEYS=False,
     )
     app.extensions["table"] = table
+    app.extensions["demo"] = demo
     security.install(app)
     errors.register(app)
-    for blueprint in (api.bp, launcher_api.bp, stream.bp, pages.bp):
+    for blueprint in (api.bp, launcher_api.bp, demo_api.bp, stream.bp, pages.bp):
         app.register_blueprint(blueprint)
     return app

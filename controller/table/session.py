@@ -219,6 +219,7 @@ def deal_view(game: Game) -> dict[str, Any]:
         "hands": [len(hand) for hand in game.hands],
         "pile": len(game.pile),
         "exposed": game.exposed,
+        "uno": [seat for seat, hand in enumerate(game.hands) if len(hand) == 1],
         "winner": game.winner,
         "drawn": game.drawn is not None,
         "duties": [
