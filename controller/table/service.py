@@ -301,6 +301,8 @@ class TableService:
 
     def virtual_press(self) -> None:
         """Press the simulated launcher's button (demos): the press takes the real path."""
+        if self.launcher is None:
+            raise IllegalAction("this table has no launcher")
         simulator = getattr(self.launcher, "simulator", None)
         if simulator is None:
             raise IllegalAction("this launcher is real: press its button")

@@ -1,0 +1,110 @@
+"""Server-Sent Events through a real waitress server: a snapshot first, then every record with
+`id:` = its sequence number, heartbeats, and resuming with Last-Event-ID."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from waitress.server import create_server
+
+from controller.table.service import TableService
+
+from .conftest import SETUP
+
+
+@pytest.fixture
+def server(app: Flask) -> Iterator[int]:
+    app.config["SSE_HEARTBEAT"] = 0.2
+    wsgi = create_server(app, host="127.0.0.1", port=0, threads=16, channel_request_lookahead=1)
+    thread = threading.Thread(target=wsgi.run, daemon=True)
+    thread.start()
+    yield int(wsgi.effective_port)  # type: ignore[union-attr]
+    wsgi.close()
+
+
+class Stream:
+    """An SSE client on a raw HTTP connection."""
+
+    def __init__(self, port: int, last: int | None = None) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        headers = {} if last is None else {"Last-Event-ID": str(last)}
+        self.connection.request("GET", "/api/events", headers=headers)
+        self.response = self.connection.getresponse()
+        assert self.response.status == 200
+        assert self.response.getheader("Content-Type", "").startswith("text/event-stream")
+
+    def next(self, *, comments: bool = False) -> dict[str, Any]:
+        """The next message: {"id", "event", "data"} (or {"comment"} if asked for)."""
+        message: dict[str, Any] = {}
+        while True:
+            line = self.response.readline().decode().rstrip("\n")
+            if line.startswith(":"):
+                if comments:
+                    return {"comment": line}
+            elif line.startswith("id: "):
+                message["id"] = int(line[4:])
+            elif line.startswith("event: "):
+                message["event"] = line[7:]
+            elif line.startswith("data: "):
+                message["data"] = json.loads(line[6:])
+            elif line == "" and message:
+                return message
+
+    def close(self) -> None:
+        self.connection.close()
+
+
+def test_stream_sends_a_snapshot_then_records(server: int, table: TableService) -> None:
+    stream = Stream(server)
+    try:
+        first = stream.next()
+        assert first["event"] == "snapshot" and "id" not in first
+        record = table.submit({"type": "setup", "setup": SETUP})
+        message = stream.next()
+        assert message["event"] == "record" and message["id"] == record.seq
+        assert message["data"]["events"][0]["type"] == "MatchStarted"
+        assert message["data"]["state"]["setup"]["players"] == SETUP["players"]
+    finally:
+        stream.close()
+
+
+def test_stream_sends_heartbeats(server: int) -> None:
+    stream = Stream(server)
+    try:
+        stream.next()
+        assert stream.next(comments=True) == {"comment": ": keep-alive"}
+    finally:
+        stream.close()
+
+
+def test_reconnecting_tablet_resumes_from_last_event_id(server: int, table: TableService) -> None:
+    first = table.submit({"type": "setup", "setup": SETUP})
+    turn_up = {"type": "action", "action": {"type": "TurnUp", "card": "R5"}}
+    missed = [table.submit({"type": "deal"}), table.submit(turn_up)]
+    stream = Stream(server, last=first.seq)
+    try:
+        resumed = [stream.next(), stream.next()]
+        assert [m["id"] for m in resumed] == [r.seq for r in missed]
+        assert all(m["event"] == "record" for m in resumed)
+        snapshot = stream.next()
+        assert snapshot["event"] == "snapshot" and snapshot["data"]["seq"] == missed[-1].seq
+    finally:
+        stream.close()
+
+
+def test_many_tablets_see_the_same_records(server: int, table: TableService) -> None:
+    streams = [Stream(server) for _ in range(10)]
+    try:
+        for stream in streams:
+            stream.next()
+        record = table.submit({"type": "setup", "setup": SETUP})
+        assert {stream.next()["id"] for stream in streams} == {record.seq}
+    finally:
+        for stream in streams:
+            stream.close()
