@@ -8,7 +8,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 .PHONY: run test lint typecheck pytest bench clean venv
 
 run: $(VENV)/.run
-	$(VENV)/bin/uno-attack simulate --rules attack --players 4 --games 200 --seed 1
+	$(VENV)/bin/uno-attack run --demo $(RUN_ARGS)
 
 test: $(VENV)/.test lint typecheck pytest
 
