@@ -75,7 +75,7 @@ def derive_tuning(tuning: EjectorTuning, m: Measurement, cal: Calibration) -> Ej
     return replace(
         tuning,
         min_pulse_ms=min_pulse,
-        min_gap_ms=min(tuning.min_gap_ms, round(min_pulse / 2, 2)),
+        min_gap_ms=round(max(0.5, cal.gap_ms_median / 5), 1),
         max_pulse_ms=round(max(3 * cal.pulse_ms_max, cal.pulse_ms_max + 50), 0),
         first_card_timeout_ms=round(max(500.0, 3 * max(m.first_card_ms)), 0),
         card_gap_timeout_ms=round(max(300.0, 4 * period), 0),

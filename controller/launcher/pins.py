@@ -133,7 +133,8 @@ class EjectorTuning(Section):
 
     A card counts on a complete beam pulse between `min_pulse_ms` (shorter is noise) and
     `max_pulse_ms` (blocked longer is a jam); clear spells shorter than `min_gap_ms` inside a
-    pulse are sensor dropouts. The hard deadline for n cards is
+    pulse are sensor dropouts (keep it well under the clear time between two cards: a card is
+    confirmed only after the beam has stayed clear that long). The hard deadline for n cards is
     ``min(max_run_ms, soft_start_ms + first_card_timeout_ms + n * per_card_ms)``.
     """
 
@@ -144,7 +145,7 @@ class EjectorTuning(Section):
     deal_speed: float = field(default=0.6, metadata=UNIT)
     min_pulse_ms: float = field(default=4.0, metadata=POSITIVE_MS)
     max_pulse_ms: float = field(default=400.0, metadata=POSITIVE_MS)
-    min_gap_ms: float = field(default=2.0, metadata=MS)
+    min_gap_ms: float = field(default=10.0, metadata=MS)
     first_card_timeout_ms: float = field(default=1500.0, metadata=POSITIVE_MS)
     card_gap_timeout_ms: float = field(default=800.0, metadata=POSITIVE_MS)
     per_card_ms: float = field(default=500.0, metadata=POSITIVE_MS)
@@ -157,8 +158,6 @@ class EjectorTuning(Section):
             raise self.error("start_speed", f"must be <= speed ({self.speed})")
         if self.max_pulse_ms <= self.min_pulse_ms:
             raise self.error("max_pulse_ms", f"must be > min_pulse_ms ({self.min_pulse_ms})")
-        if self.min_gap_ms >= self.min_pulse_ms:
-            raise self.error("min_gap_ms", f"must be < min_pulse_ms ({self.min_pulse_ms})")
 
     def deadline_ms(self, cards: int) -> float:
         """The hard deadline for a run of `cards` cards."""

@@ -106,6 +106,7 @@ class SimulatedLauncher:
         self.cards_removed = 0
         self._jam_in = self.options.jam_at
         self.jammed = False
+        self.jam_blocked_at: float | None = None  # when the jamming card blocked the beam
         self.speed = 0.0
         self._t = time.monotonic()
         self._pos = 0.0
@@ -300,6 +301,8 @@ class SimulatedLauncher:
             self._set_beam(True)
             if self._jam_in is not None:
                 self._jam_in -= 1
+                if self._jam_in == 0:
+                    self.jam_blocked_at = time.monotonic()
         elif self._jam_in == 0:
             self.jammed = True
             self._jam_in = None
