@@ -1,0 +1,260 @@
+"""The table service under load (issue: table service and scoreboard).
+
+- service.press_to_tablet_p99: the UNO button's pin driven low on the simulated launcher →
+  the press's record received by all of 10 SSE clients (a real waitress server on loopback).
+  The eject policy answers "no card" so the figure is the software path, not motor time.
+- service.action_p99: POST of a legal play → 200, with 10 SSE clients connected.
+- service.rss_mb: the service process's peak RSS after a 10-deal match played over HTTP.
+- service.startup_s: `uno-attack run` started → first 200 on /api/state.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import logging
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from waitress.server import create_server
+
+from controller.config import Config
+from controller.launcher import ScriptedPolicy, open_launcher
+from controller.launcher.sim import SimOptions
+from controller.store import Store
+from controller.table.service import TableService
+from web_ui.app import create_app
+
+CLIENTS = 10
+SETUP = {"players": ["Ann", "Bob", "Cy", "Di"], "game": "attack", "first_dealer": 3, "seed": 1}
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+class Listener(threading.Thread):
+    """An SSE client that stamps the arrival of every record id."""
+
+    def __init__(self, port: int) -> None:
+        super().__init__(daemon=True)
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.connection.request("GET", "/api/events")
+        self.response = self.connection.getresponse()
+        self.arrived: dict[int, float] = {}
+        self.ready = threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        try:
+            for raw in self.response:
+                line = raw.decode()
+                if line.startswith("event: snapshot"):
+                    self.ready.set()
+                elif line.startswith("id: "):
+                    self.arrived[int(line[4:])] = time.perf_counter()
+        except (OSError, ValueError):
+            return
+
+
+class Tablet:
+    def __init__(self, port: int) -> None:
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        self.cookie = ""
+        self.csrf = self.call("GET", "/api/session")["csrf"]
+
+    def call(self, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+        headers = {"Content-Type": "application/json", "X-CSRF-Token": getattr(self, "csrf", "")}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        data = None if body is None else json.dumps(body)
+        self.connection.request(method, path, body=data, headers=headers)
+        response = self.connection.getresponse()
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        payload = json.loads(response.read())
+        if response.status != 200:
+            raise RuntimeError(f"{path}: {response.status} {payload}")
+        return payload
+
+
+@contextmanager
+def serving(launcher: Any = None, policy: Any = None) -> Iterator[tuple[TableService, int]]:
+    with tempfile.TemporaryDirectory() as data:
+        store = Store(Path(data) / "uno-attack.db")
+        table = TableService(store, launcher=launcher, policy=policy).start()
+        app = create_app(table, Config(), secret_key="bench")
+        server = create_server(app, host="127.0.0.1", port=0, threads=32,
+                               channel_request_lookahead=1)  # fmt: skip
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        try:
+            yield table, int(server.effective_port)  # type: ignore[union-attr]
+        finally:
+            logging.getLogger("waitress").setLevel(logging.CRITICAL)  # streams cut at shutdown
+            server.close()
+            table.stop()
+            store.close()
+
+
+def listeners(port: int) -> list[Listener]:
+    clients = [Listener(port) for _ in range(CLIENTS)]
+    for client in clients:
+        client.ready.wait(10)
+    return clients
+
+
+def start_match(table: TableService) -> None:
+    table.submit({"type": "setup", "setup": SETUP})
+    table.submit({"type": "deal"})
+    table.submit({"type": "action", "action": {"type": "TurnUp", "card": "R5"}})
+
+
+def press_to_tablet(presses: int = 300) -> dict[str, Any]:
+    launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=10.0))
+    try:
+        with serving(launcher, ScriptedPolicy([0] * (presses + 10))) as (table, port):
+            start_match(table)
+            clients = listeners(port)
+            simulator = launcher.simulator  # type: ignore[attr-defined]
+            latencies = []
+            for _ in range(presses):
+                expected = table.snapshot()["seq"] + 1
+                started = time.perf_counter()
+                simulator.hold_button()
+                while not all(expected in c.arrived for c in clients):
+                    time.sleep(0.0002)
+                latencies.append(max(c.arrived[expected] for c in clients) - started)
+                simulator.release_button()
+                time.sleep(0.03)  # the button's debounce lock-out
+    finally:
+        launcher.close()
+    return {
+        "name": "service.press_to_tablet_p99",
+        "value": round(pct(latencies, 0.99) * 1000, 2),
+        "unit": "ms",
+        "p50": round(statistics.median(latencies) * 1000, 2),
+        "presses": presses,
+        "clients": CLIENTS,
+        "target": 50,
+    }
+
+
+def _next_tap(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    deal = state["deal"]
+    seat = deal["to_move"]
+    if deal["hands"][seat] > 3:
+        return {"type": "Play", "seat": seat, "card": f"R{rng.randint(1, 9)}"}
+    return {"type": "Press", "seat": seat, "cards": 3}
+
+
+def action_latency(posts: int = 400) -> dict[str, Any]:
+    rng = random.Random(1)
+    with serving() as (table, port):
+        start_match(table)
+        clients = listeners(port)
+        tablet = Tablet(port)
+        tablet.call("POST", "/api/session/pin", {"pin": "1234"})
+        state, latencies = table.snapshot(), []
+        for _ in range(posts):
+            body = {"action": _next_tap(state, rng)}
+            started = time.perf_counter()
+            state = tablet.call("POST", "/api/actions", body)["state"]
+            latencies.append(time.perf_counter() - started)
+        del clients
+    return {
+        "name": "service.action_p99",
+        "value": round(pct(latencies, 0.99) * 1000, 2),
+        "unit": "ms",
+        "p50": round(statistics.median(latencies) * 1000, 2),
+        "posts": posts,
+        "clients": CLIENTS,
+        "target": 30,
+    }
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _wait_up(port: int, deadline: float) -> None:
+    while time.perf_counter() < deadline:
+        try:
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+            connection.request("GET", "/api/state")
+            if connection.getresponse().status == 200:
+                return
+        except OSError:
+            time.sleep(0.01)
+    raise RuntimeError("the service did not start")
+
+
+def _play_deal(tablet: Tablet) -> None:
+    tablet.call("POST", "/api/deal", {})
+    tablet.call("POST", "/api/actions", {"action": {"type": "TurnUp", "card": "R5"}})
+    state = tablet.call("GET", "/api/state")
+    while state["deal"] and state["deal"]["phase"] == "playing":
+        seat = state["deal"]["to_move"]
+        tap = {"type": "Play", "seat": seat, "card": "R2"}
+        state = tablet.call("POST", "/api/actions", {"action": tap})["state"]
+    while state["deal"] and state["deal"]["phase"] == "scoring":
+        seat = next(s for s in range(4) if s != state["deal"]["winner"]
+                    and str(s) not in state["deal"]["shown"])  # fmt: skip
+        tap = {"type": "EnterHand", "seat": seat, "points": 25}
+        state = tablet.call("POST", "/api/actions", {"action": tap})["state"]
+
+
+def service_process() -> Iterator[dict[str, Any]]:
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as data:
+        started = time.perf_counter()
+        process = subprocess.Popen(
+            [sys.executable, "-m", "controller.cli", "run", "--launcher", "none",
+             "--host", "127.0.0.1", "--port", str(port), "--data-dir", data],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )  # fmt: skip
+        try:
+            _wait_up(port, started + 30)
+            startup = time.perf_counter() - started
+            tablet = Tablet(port)
+            tablet.call("POST", "/api/session/pin", {"pin": "1234"})
+            setup = SETUP | {"options": {"target": 100_000}}
+            tablet.call("POST", "/api/setup", {"setup": setup})
+            for _ in range(10):
+                _play_deal(tablet)
+            assert len(tablet.call("GET", "/api/state")["deals"]) == 10
+            status = Path(f"/proc/{process.pid}/status").read_text()
+            peak_kb = int(next(line.split()[1] for line in status.splitlines()
+                               if line.startswith("VmHWM")))  # fmt: skip
+        finally:
+            process.terminate()
+            process.wait(15)
+    yield {"name": "service.rss_mb", "value": round(peak_kb / 1024, 1), "unit": "MB",
+           "deals": 10, "target": 80}  # fmt: skip
+    yield {"name": "service.startup_s", "value": round(startup, 2), "unit": "s", "target": 2}
+
+
+def run() -> Iterator[dict[str, Any]]:
+    yield press_to_tablet()
+    yield action_latency()
+    yield from service_process()
+
+
+if __name__ == "__main__":
+    for line in run():
+        print(json.dumps(line))
