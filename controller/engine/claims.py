@@ -21,6 +21,8 @@ def _check_claimant(game: Game, seat: int, what: str) -> None:
         raise WrongPhase(f"the deal is {game.phase.value.replace('_', ' ')}: cannot {what}")
     if not 0 <= seat < game.players or not game.active[seat]:
         raise IllegalAction(f"P{seat} is not playing this deal")
+    if not game.hands[seat]:
+        raise IllegalAction(f"P{seat} has gone out")
 
 
 def push_call_uno(game: Game, action: CallUno, events: list[Event]) -> None:

@@ -27,7 +27,8 @@ from .events import (
     TurnedUp,
 )
 from .game import Game
-from .options import OptionValue, Rules
+from .option_table import OptionValue
+from .options import Rules
 from .start import start_pile
 from .state import Knowledge, Phase
 

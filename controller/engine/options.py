@@ -15,12 +15,7 @@ from typing import Final
 
 from .decks import DECKS, DEFAULT_DECK, DeckSpec, GameKind
 from .errors import OptionError
-
-OptionValue = bool | int | str
-
-BOTH: Final = frozenset(GameKind)
-CLASSIC_ONLY: Final = frozenset({GameKind.CLASSIC})
-ATTACK_ONLY: Final = frozenset({GameKind.ATTACK})
+from .option_table import ALIASES, BOTH, CONFLICTS, NEEDS, ROWS, OptionValue
 
 
 @dataclass(frozen=True)
@@ -79,189 +74,9 @@ class OptionSpec:
         return self.check(text.strip())
 
 
-def _spec(
-    id: str, default: OptionValue, en: str, zh: str, section: str, **kw: object
-) -> OptionSpec:
-    return OptionSpec(id, default, en, zh, section, **kw)  # type: ignore[arg-type]
-
-
-OPTIONS: Final[tuple[OptionSpec, ...]] = (
-    _spec(
-        "deck",
-        "",
-        "deck preset; empty = the game's default (classic / attack_1998)",
-        "牌组（空=默认）",
-        "§1",
-        choices=("", *DECKS),
-    ),
-    _spec(
-        "hand_size", 7, "cards dealt to each player", "每人发牌数", "§2.3", minimum=1, maximum=30
-    ),
-    _spec(
-        "first_player",
-        "dealer_left",
-        "who leads: the dealer's left (official) or the dealer",
-        "首家：庄家左手（官方）或庄家",
-        "§2.4",
-        choices=("dealer_left", "dealer"),
-        games=CLASSIC_ONLY,
-    ),
-    _spec(
-        "start_reverse",
-        "dealer_leads",
-        "turned-up Reverse: the dealer leads, or the dealer's right leads",
-        "首张为反转：庄家先出，或庄家右手先出",
-        "§2.5",
-        choices=("dealer_leads", "dealer_right_leads"),
-        games=CLASSIC_ONLY,
-    ),
-    _spec(
-        "start_draw2_skips",
-        True,
-        "turned-up Draw Two: the first player draws 2 and is skipped",
-        "首张为+2：首家摸2张并跳过",
-        "§2.5",
-        games=CLASSIC_ONLY,
-    ),
-    _spec(
-        "start_wild",
-        "first_player_names",
-        "turned-up Wild: who names the colour, or redraw",
-        "首张为万能牌：谁指定颜色",
-        "§2.5",
-        choices=("first_player_names", "free_lead", "redraw", "predecessor_names", "random"),
-        games=CLASSIC_ONLY,
-    ),
-    _spec(
-        "start_colour_namer",
-        "starter",
-        "turned-up Wild All Hit / Hit-Fire: the player who takes the first turn names the "
-        "colour, or the dealer",
-        "首张为万用罚按牌/王牌：谁指定颜色",
-        "§2.5",
-        choices=("starter", "dealer"),
-        games=ATTACK_ONLY,
-    ),
-    _spec(
-        "wd4_legality",
-        "colour",
-        "when a Wild Draw Four is legal",
-        "+4 合法条件",
-        "§3.2",
-        choices=("colour", "colour_or_face", "no_other_play"),
-        games=CLASSIC_ONLY,
-    ),
-    _spec(
-        "wd4_bluffing",
-        True,
-        "an illegal Wild Draw Four may be played and then challenged",
-        "可违规打出+4（可被质疑）",
-        "§3.2",
-        games=CLASSIC_ONLY,
-    ),
-    _spec(
-        "challenge_success_victim_plays",
-        True,
-        "after a successful challenge the challenger takes a normal turn",
-        "质疑成功后质疑者正常出牌",
-        "§3.2",
-        games=CLASSIC_ONLY,
-    ),
-    _spec(
-        "may_draw_when_playable",
-        True,
-        "a player holding a playable card may still draw",
-        "有牌可出时也可摸牌",
-        "§3.3",
-        games=CLASSIC_ONLY,
-    ),
-    _spec(
-        "must_play_drawn_if_playable",
-        False,
-        "a playable drawn card must be played",
-        "摸到能出的牌必须出",
-        "§3.3",
-        games=CLASSIC_ONLY,
-    ),
-    _spec(
-        "suggestion_penalty",
-        True,
-        "suggesting a card to another player costs 4 presses",
-        "提示别人出牌罚按4次",
-        "§3.4",
-        games=ATTACK_ONLY,
-    ),
-    _spec(
-        "uno_false_call_penalty",
-        True,
-        "calling UNO without one card costs 2 cards / 2 presses",
-        "错喊UNO罚2张/按2次",
-        "§5",
-    ),
-    _spec(
-        "uno_false_accusation_penalty",
-        True,
-        "accusing a player who needs no UNO call costs the accuser 2 cards / 2 presses",
-        "错误指控罚2张/按2次",
-        "§5",
-    ),
-    _spec(
-        "scoring",
-        "winner_collects",
-        "how deals are scored",
-        "计分方式",
-        "§9.2",
-        choices=("winner_collects", "penalty", "bust", "chips", "deal_loser", "none"),
-    ),
-    _spec(
-        "target",
-        500,
-        "match ends when a total reaches this",
-        "目标分数",
-        "§9.2",
-        minimum=1,
-        maximum=100_000,
-    ),
-    _spec(
-        "chip_rate",
-        1,
-        "chips paid per hand point (chips scoring)",
-        "每点筹码数",
-        "§9.2",
-        minimum=1,
-        maximum=1000,
-    ),
-    _spec(
-        "starting_chips",
-        0,
-        "chips each player starts with (chips scoring)",
-        "初始筹码",
-        "§9.2",
-        maximum=1_000_000,
-    ),
-    _spec(
-        "num_deals",
-        0,
-        "deals in a chips match; 0 = until the players stop",
-        "筹码制局数（0=不限）",
-        "§9.2",
-        maximum=10_000,
-    ),
-    _spec(
-        "break_ties_by_continuing",
-        False,
-        "penalty scoring: a tie for lowest plays more deals",
-        "负分制平局时继续",
-        "§9.2",
-    ),
-    _spec(
-        "next_dealer",
-        "winner",
-        "who deals the next deal",
-        "下一局庄家",
-        "§2.2",
-        choices=("winner", "loser", "rotate"),
-    ),
+OPTIONS: Final[tuple[OptionSpec, ...]] = tuple(
+    OptionSpec(id, default, en, zh, section, **kw)  # type: ignore[arg-type]
+    for id, default, section, en, zh, kw in ROWS
 )
 
 OPTIONS_BY_ID: Final[Mapping[str, OptionSpec]] = {spec.id: spec for spec in OPTIONS}
@@ -294,6 +109,33 @@ class Rules:
     num_deals: int = 0
     break_ties_by_continuing: bool = False
     next_dealer: str = "winner"
+    deal_size_by_count: bool = False
+    must_play_if_able: bool = False
+    atk_play_after_press: bool = False
+    whf_needs_no_colour_match: bool = False
+    discard_all_choose_subset: bool = False
+    uno_after_trade_receiver: bool = False
+    uno_state: str = "auto"
+    no_finish_on_action: bool = False
+    no_finish_extended: bool = False
+    stack_s0: bool = False
+    stack_s1: bool = False
+    stack_wd4_ignores_legality: bool = False
+    attack_stack_hits: bool = False
+    jumpin_numbers: bool = False
+    jumpin_identical: bool = False
+    jumpin_draw_accumulate: bool = False
+    wrong_jumpin_penalty: bool = False
+    multi_same_face: bool = False
+    multi_identical: bool = False
+    multi_in_attack: bool = False
+    multi_skip_opponents_only: bool = False
+    replay_any_count: bool = False
+    wild_after_draw: str = "off"
+    wrong_play_penalty: bool = False
+    format: str = "standard"
+    teams: int = 2
+    team_scoring: str = "winner_team_collects"
 
     def __post_init__(self) -> None:
         try:
@@ -308,23 +150,37 @@ class Rules:
             object.__setattr__(self, "deck", DEFAULT_DECK[self.game])
         if DECKS[self.deck].game is not self.game:
             raise OptionError(f"option deck: {self.deck} is not a {self.game} deck")
+        self._check_combinations()
+
+    def _check_combinations(self) -> None:
+        for first, second in CONFLICTS:
+            if getattr(self, first) and getattr(self, second):
+                raise OptionError(f"options {first} and {second} cannot both be on")
+        for option, needed in NEEDS:
+            if getattr(self, option) and not any(getattr(self, n) for n in needed.split("|")):
+                wanted = " or ".join(needed.split("|"))
+                raise OptionError(f"option {option} needs {wanted}")
 
     @classmethod
     def create(cls, game: GameKind | str = GameKind.ATTACK, **options: OptionValue) -> Rules:
-        """Rules for `game` with `options` changed from their defaults; unknown ids are errors."""
-        for key in options:
-            _spec_for(key)
-        return cls(game=GameKind(game) if game in set(GameKind) else game, **options)  # type: ignore[arg-type]
+        """Rules for `game` with `options` changed from their defaults. Ids are option ids or
+        the §11 feature ids in `ALIASES`; anything else is an error naming it."""
+        values = resolve_aliases(options)
+        return cls(game=GameKind(game) if game in set(GameKind) else game, **values)  # type: ignore[arg-type]
 
     @classmethod
     def from_text(cls, game: GameKind | str, pairs: Mapping[str, str]) -> Rules:
-        """Rules from `key=value` text, as typed on a command line."""
-        return cls.create(game, **{key: _spec_for(key).parse(text) for key, text in pairs.items()})
+        """Rules from `key=value` text, as typed on a command line (`key` alone: true)."""
+        values: dict[str, OptionValue] = {}
+        for key, text in pairs.items():
+            if key in ALIASES and text.lower() in ("", "true", "1", "yes", "on"):
+                values[key] = True
+            else:
+                values[key] = _spec_for(key).parse(text)
+        return cls.create(game, **values)
 
     def replace(self, **options: OptionValue) -> Rules:
-        for key in options:
-            _spec_for(key)
-        return dataclasses.replace(self, **options)  # type: ignore[arg-type]
+        return dataclasses.replace(self, **resolve_aliases(options))  # type: ignore[arg-type]
 
     @property
     def deck_spec(self) -> DeckSpec:
@@ -334,11 +190,66 @@ class Rules:
     def attack(self) -> bool:
         return self.game is GameKind.ATTACK
 
+    @property
+    def stacking(self) -> str | None:
+        """'s0', 's1' or None (§10.1)."""
+        return "s0" if self.stack_s0 else "s1" if self.stack_s1 else None
+
+    @property
+    def jumpin(self) -> str | None:
+        """'numbers', 'identical' or None (§10.2)."""
+        return "numbers" if self.jumpin_numbers else "identical" if self.jumpin_identical else None
+
+    @property
+    def multi(self) -> str | None:
+        """'same_face', 'identical' or None (§10.3); None for Attack without multi_in_attack."""
+        return (
+            "same_face" if self.multi_same_face else "identical" if self.multi_identical else None
+        )
+
+    @property
+    def may_draw(self) -> bool:
+        return self.may_draw_when_playable and not self.must_play_if_able
+
+    @property
+    def uno_rule(self) -> str:
+        """When a hand is in the UNO state (§5), with `auto` resolved from the multi rule."""
+        if self.uno_state != "auto":
+            return self.uno_state
+        return {"same_face": "one_card_or_same_face", "identical": "one_card_or_identical"}.get(
+            self.multi or "", "one_card"
+        )
+
+    @property
+    def match_scoring(self) -> str:
+        """The deal scoring the format implies: penalty points for the elimination
+        tournament (§9.4), a loss tally for within-deal elimination (§9.3)."""
+        if self.format == "elim_tournament":
+            return "penalty"
+        if self.format == "elim_within_deal":
+            return "losses"
+        return self.scoring
+
     def changed(self) -> dict[str, OptionValue]:
         """The options that differ from their defaults (for logs and saved presets)."""
         values = {spec.id: getattr(self, spec.id) for spec in OPTIONS}
         values["deck"] = "" if self.deck == DEFAULT_DECK[self.game] else self.deck
         return {k: v for k, v in values.items() if v != OPTIONS_BY_ID[k].default}
+
+
+def resolve_aliases(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
+    """Option ids as given, with §11 feature ids turned into the setting they stand for."""
+    values: dict[str, OptionValue] = {}
+    for key, value in options.items():
+        if key in ALIASES and key not in OPTIONS_BY_ID:
+            option, setting = ALIASES[key]
+            if value is not True and value != setting:
+                raise OptionError(f"{key} is a feature: switch it on, or set {option} instead")
+            values[option] = setting
+        else:
+            _spec_for(key)
+            values[key] = value
+    return values
 
 
 def _spec_for(key: str) -> OptionSpec:

@@ -80,7 +80,11 @@ def _play(game: Game, rng: random.Random, steps: int = 20_000) -> list[Event]:
             return history
         if rng.random() < 0.02:
             claim = rng.choice((CallUno(rng.randrange(game.players)), Catch(0, 1)))
-            history += game.push(claim)
+            before = state_of(game)
+            try:
+                history += game.push(claim)
+            except IllegalAction:  # a player who has gone out makes no claims
+                assert state_of(game) == before
         offered = game.legal_actions()
         assert offered, "a game that is not over always offers something"
         for action in rng.sample(offered, min(2, len(offered))):
