@@ -48,11 +48,10 @@ from __future__ import annotations
 import bisect
 import itertools
 import random
-import tomllib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 __all__ = [
     "PROFILES",
@@ -407,81 +406,14 @@ class ScriptedPolicy:
         return _finish(wanted, "fire" if wanted else "miss", remaining, 0.0)
 
 
-# --- TOML loading -------------------------------------------------------------------------------
-
-_SCALARS = {
-    "fire_probability",
-    "max_drought",
-    "drought_floor",
-    "tension_exponent",
-}
-_TABLES = {"counts", "jackpot"}
-_JACKPOT = {"probability": "jackpot_probability", "min": "jackpot_min", "max": "jackpot_max"}
+# --- TOML loading (the parser lives in policy_toml; these are the stable entry points) ---
 
 
 def profile_from_toml(text: str, name: str) -> Profile:
     """Build a profile called `name` from a TOML probability table (format: module docstring)."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
-        raise ProfileError(f"eject profile {name!r}: invalid TOML: {error}") from None
-    allowed = _SCALARS | _TABLES | {"base"}
-    for key in data:
-        if key not in allowed:
-            raise ProfileError(
-                f"eject profile {name!r}: unknown key {key!r} "
-                f"(expected one of: {', '.join(sorted(allowed))})"
-            )
-    base = _base_profile(data.get("base"), name)
-    changes: dict[str, Any] = {k: data[k] for k in _SCALARS if k in data}
-    if "counts" in data:
-        changes["counts"] = _parse_counts(data["counts"], name)
-    if "jackpot" in data:
-        changes.update(_parse_jackpot(data["jackpot"], name))
-    if base is None:
-        if "counts" not in changes:
-            raise ProfileError(f"eject profile {name!r}: counts is required without base")
-        if "fire_probability" not in changes:
-            raise ProfileError(f"eject profile {name!r}: fire_probability is required without base")
-        return Profile(name=name, **changes)
-    return replace(base, name=name, **changes)
+    from controller.launcher.policy_toml import parse_profile
 
-
-def _base_profile(base: object, name: str) -> Profile | None:
-    if base is None:
-        return None
-    if not isinstance(base, str) or base not in PROFILES:
-        raise ProfileError(
-            f"eject profile {name!r}: base must be one of {', '.join(PROFILES)}, got {base!r}"
-        )
-    return PROFILES[base]
-
-
-def _parse_counts(table: object, name: str) -> tuple[tuple[int, float], ...]:
-    if not isinstance(table, dict):
-        raise ProfileError(f"eject profile {name!r}: counts must be a table of cards = weight")
-    pairs = []
-    for key, weight in table.items():
-        try:
-            cards = int(key)
-        except ValueError:
-            raise ProfileError(
-                f"eject profile {name!r}: unknown key 'counts.{key}' (keys are card counts)"
-            ) from None
-        pairs.append((cards, weight))
-    return tuple(sorted(pairs))
-
-
-def _parse_jackpot(table: object, name: str) -> dict[str, Any]:
-    if not isinstance(table, dict):
-        raise ProfileError(f"eject profile {name!r}: jackpot must be a table")
-    for key in table:
-        if key not in _JACKPOT:
-            raise ProfileError(
-                f"eject profile {name!r}: unknown key 'jackpot.{key}' "
-                f"(expected one of: {', '.join(_JACKPOT)})"
-            )
-    return {_JACKPOT[k]: v for k, v in table.items()}
+    return parse_profile(text, name)
 
 
 def load_profile(name_or_path: str) -> Profile:
