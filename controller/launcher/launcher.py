@@ -93,6 +93,14 @@ class Launcher:
             on_beam=self._on_beam,
             on_lid=self._on_lid,
         )
+        try:
+            self._start(profile, clock)
+        except BaseException:
+            self.devices.close()
+            raise
+        atexit.register(self.close)
+
+    def _start(self, profile: PinProfile, clock: Clock) -> None:
         self._ejector = Ejector(
             self.devices.motor,
             profile.ejector,
@@ -106,7 +114,6 @@ class Launcher:
         )
         self._thread = threading.Thread(target=self._input_loop, name="launcher-input", daemon=True)
         self._thread.start()
-        atexit.register(self.close)
 
     # --- context manager ---
 

@@ -9,6 +9,7 @@ launcher's queue and runs them one after another.
 from __future__ import annotations
 
 import contextlib
+import logging
 import queue
 import threading
 from collections.abc import Callable
@@ -19,6 +20,8 @@ from controller.launcher.ejector import EjectResult
 from controller.launcher.errors import LauncherClosed, LauncherFault
 from controller.launcher.launcher import Launcher
 from controller.launcher.policy import EjectDecision, Policy
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -91,13 +94,17 @@ class PressRunner:
         while (event := self._presses.get()) is not None:
             if event.kind != "press" or self.launcher.closed:
                 continue
-            outcome = handle_press(
-                self.launcher,
-                self.policy,
-                event,
-                remaining=self.remaining(),
-                suspense=self.suspense,
-            )
+            try:
+                outcome = handle_press(
+                    self.launcher,
+                    self.policy,
+                    event,
+                    remaining=self.remaining(),
+                    suspense=self.suspense,
+                )
+            except Exception as error:  # e.g. a scripted policy that ran out: report, go on
+                log.exception("press %d failed", event.seq)
+                outcome = PressOutcome(event, None, None, refused=f"error: {error}")
             self.outcomes.put(outcome)
             if self.on_outcome is not None:
                 self.on_outcome(outcome)

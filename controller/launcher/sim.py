@@ -206,7 +206,14 @@ class SimulatedLauncher:
     def beam_blocked(self) -> bool:
         return self._in_beam
 
+    def __enter__(self) -> SimulatedLauncher:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
+        """Stop the physics thread. Idempotent."""
         self._closed = True
         self._wake.set()
         if self._thread is not threading.current_thread():

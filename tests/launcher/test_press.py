@@ -256,3 +256,15 @@ def test_feedback_active_buzzer_build(
     while not any(s.state for s in buzzer.states) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert any(s.state for s in buzzer.states)
+
+
+def test_press_runner_survives_a_policy_that_runs_out(make_launcher: MakeLauncher) -> None:
+    launcher = make_launcher()
+    with PressRunner(launcher, ScriptedPolicy([1])) as runner:
+        launcher.simulator.press()
+        assert runner.outcomes.get(timeout=10).ejected == 1
+        launcher.simulator.press()
+        failed = runner.outcomes.get(timeout=10)
+        assert "ran out" in failed.refused
+        launcher.simulator.press()
+        assert "ran out" in runner.outcomes.get(timeout=10).refused
