@@ -1,26 +1,117 @@
-"""The server-rendered pages: the scoreboard, set-up, the API reference."""
+"""The server-rendered pages: the scoreboard, set-up, admin, the API reference.
+
+Each page is a small template plus a vendored script that talks to the JSON API. The page hands
+its script one JSON block (`page-data`): the language's words, who this tablet is (unlocked,
+admin), what kind of table it is (demo, simulated launcher), the decks' cards and the current
+state, so the first paint needs no round trip and the words have one source (`i18n.py`).
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, session
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, session
 from flask.typing import ResponseReturnValue
 
+from controller.engine import DECKS
+from controller.table.service import TableService
+
+from . import security
 from .i18n import bundle, t
+from .markdown import render_markdown
 
 bp = Blueprint("pages", __name__)
 
+API_DOC = Path(__file__).resolve().parents[1] / "docs" / "API.md"
 
-def _language() -> str:
+# No inline scripts or styles: everything the pages run comes from /static.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def language() -> str:
     return str(session.get("language", current_app.config["LANGUAGE"]))
+
+
+def table() -> TableService:
+    return current_app.extensions["table"]  # type: ignore[no-any-return]
+
+
+def deck_cards() -> dict[str, list[dict[str, Any]]]:
+    """Every deck's distinct cards and their points: the pickers for the turned-up card and
+    the hands left at the end of a deal."""
+    return {
+        name: [{"card": card.text, "points": deck.value(card)} for card, _ in deck.counts]
+        for name, deck in DECKS.items()
+    }
+
+
+def page_data(**extra: Any) -> dict[str, Any]:
+    """The JSON block every page's script starts from."""
+    demo = current_app.extensions.get("demo")
+    return {
+        "language": language(),
+        **bundle(language()),
+        "unlocked": security.unlocked(),
+        "admin": security.is_admin(),
+        "demo": demo is not None,
+        "simulated": getattr(table().launcher, "simulator", None) is not None,
+        **extra,
+    }
+
+
+def page(template: str, **context: Any) -> Response:
+    """Render `template` with what every page needs (language, words, the tablet's rights)."""
+    lang = language()
+    html = render_template(
+        template,
+        language=lang,
+        t=lambda key: t(key, lang),
+        table_name=current_app.config["TABLE_NAME"],
+        unlocked=security.unlocked(),
+        admin=security.is_admin(),
+        **context,
+    )
+    response = Response(html, mimetype="text/html")
+    response.headers["Content-Security-Policy"] = CSP
+    return response
 
 
 @bp.get("/")
 def scoreboard() -> ResponseReturnValue:
-    language = _language()
-    return render_template(
-        "scoreboard.html",
-        language=language,
-        t=lambda key: t(key, language),
-        words=bundle(language),
-        table_name=current_app.config["TABLE_NAME"],
-    )
+    data = page_data(state=table().snapshot(), decks=deck_cards())
+    return page("scoreboard.html", data=data, script="board")
+
+
+@bp.get("/setup")
+def setup() -> ResponseReturnValue:
+    """Set up a match (needs the PIN: without it the page shows the PIN form)."""
+    data = page_data(state=table().snapshot())
+    return page("setup.html", data=data, script="setup", show_pin=not security.unlocked())
+
+
+@bp.get("/admin")
+def admin() -> ResponseReturnValue:
+    """Launcher status and controls (needs the admin password: else its form)."""
+    return page("admin.html", data=page_data(), script="admin")
+
+
+@bp.get("/help/api")
+def api_help() -> ResponseReturnValue:
+    """The API reference, rendered from docs/API.md."""
+    try:
+        text = API_DOC.read_text(encoding="utf-8")
+    except OSError:
+        text = "# The scoreboard API\n\nThe reference (docs/API.md) is not installed here."
+    return page("api_help.html", data=page_data(), body=render_markdown(text), script=None)
+
+
+@bp.post("/session/lock")
+def lock() -> ResponseReturnValue:
+    """Lock this tablet again: it forgets the PIN (and admin login) until entered anew."""
+    session.pop("pin", None)
+    session.pop("admin", None)
+    return jsonify(unlocked=False)

@@ -1,0 +1,121 @@
+// The page's data, words and a small JSON client for the scoreboard API.
+//
+// Every POST carries the session's CSRF token and a fresh idempotency key, so a double tap or
+// a retry applies once. Refusals come back as {error}: `post` throws an ApiError with the
+// reason, and `showError` puts it in front of the players in words.
+
+export const page = JSON.parse(document.getElementById("page-data").textContent);
+const csrf = document.querySelector('meta[name="csrf-token"]').content;
+
+/** A UI word in this page's language, with {placeholders} filled in. */
+export function t(key, params = {}) {
+  const text = page.words[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+export function colourName(letter) {
+  return page.colours[letter] ?? letter;
+}
+
+/** "RH2" → "Red Hit 2" / "红 罚按牌"; a wild keeps its own name. */
+export function cardName(text) {
+  if (!text) return "";
+  const coloured = "RYGB".includes(text[0]) && text.length > 1;
+  const face = coloured ? text.slice(1) : text;
+  const name = page.cards[face] ?? face;
+  return coloured ? `${colourName(text[0])} ${name}` : name;
+}
+
+/** Build an element: h("button", {class: "big", onclick: fn}, "text", child...). */
+export function h(tag, attrs = {}, ...children) {
+  const isSvg = ["svg", "polyline", "line", "text", "circle", "g", "title", "rect"].includes(tag);
+  const el = isSvg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value === false || value === null || value === undefined) continue;
+    if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+    else if (name === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(name, value === true ? "" : String(value));
+  }
+  for (const child of children.flat()) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return el;
+}
+
+export class ApiError extends Error {
+  constructor(status, reason) {
+    super(reason);
+    this.status = status;
+  }
+}
+
+function newKey() {
+  const bytes = new Uint8Array(12);
+  crypto.getRandomValues(bytes);
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** POST JSON with the CSRF header and an idempotency key; the answer, or an ApiError. */
+export async function post(url, body = {}) {
+  let response;
+  try {
+    response = await fetch(url, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+      body: JSON.stringify({ key: newKey(), ...body }),
+      credentials: "same-origin",
+    });
+  } catch (error) {
+    throw new ApiError(0, String(error.message || error));
+  }
+  const answer = await response.json().catch(() => ({}));
+  if (!response.ok) throw new ApiError(response.status, answer.error || response.statusText);
+  return answer;
+}
+
+export async function get(url) {
+  const response = await fetch(url, { credentials: "same-origin" });
+  if (!response.ok) throw new ApiError(response.status, response.statusText);
+  return response.json();
+}
+
+const message = document.getElementById("message");
+
+/** Show a refusal (or any problem) to the players, in words, until the next success. */
+export function showError(error) {
+  const reason = error instanceof Error ? error.message : String(error);
+  say(t("error", { reason }));
+}
+
+/** Show `text` as it is in the message bar. */
+export function say(text) {
+  message.textContent = text;
+  message.hidden = false;
+}
+
+export function clearError() {
+  message.hidden = true;
+  message.textContent = "";
+}
+
+/** Run an API call from a tap: errors are shown, success clears them. */
+export async function attempt(call) {
+  try {
+    const answer = await call();
+    clearError();
+    return answer;
+  } catch (error) {
+    showError(error);
+    return null;
+  }
+}
+
+/** A short message that fades by itself (launcher notices, "dealt", ...). */
+export function notify(text) {
+  const box = document.getElementById("notices");
+  const item = h("div", { class: "notice" }, text);
+  box.append(item);
+  setTimeout(() => item.remove(), 6000);
+  while (box.children.length > 3) box.firstChild.remove();
+}

@@ -1,0 +1,84 @@
+// The scoreboard: draws the state, keeps it live over Server-Sent Events (/api/events; the
+// first message is a snapshot, the browser resumes with Last-Event-ID), and hosts the controls.
+import { attempt, notify, page, post, t } from "./api.js";
+import { renderChart } from "./chart.js";
+import { renderControls } from "./controls.js";
+import { humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
+import { addRecord } from "./feed.js";
+import { renderAlerts, renderGame, renderHistory, renderLauncher, renderPlayers } from "./view.js";
+
+const $ = (id) => document.getElementById(id);
+let state = page.state;
+
+/** Take a newer state (from the stream or a command's answer) and redraw. */
+function accept(next, authoritative = false) {
+  if (!next || (!authoritative && (next.seq ?? 0) < (state.seq ?? 0))) return;
+  state = next;
+  render();
+}
+
+function render() {
+  renderGame(state);
+  renderAlerts(state);
+  renderPlayers(state);
+  renderLauncher(state.launcher);
+  renderChart($("chart"), state);
+  renderHistory(state);
+  renderSeats(state);
+  renderOwnControls();
+}
+
+function renderOwnControls() {
+  if (!page.unlocked) return;
+  renderControls($("controls"), state, {
+    demo: page.demo,
+    mine: (seat) => !page.demo || humans.has(seat),
+    accept,
+    rerender: renderOwnControls,
+  });
+}
+
+function live(connected) {
+  const badge = $("live");
+  badge.hidden = false;
+  badge.dataset.state = connected ? "live" : "offline";
+  badge.textContent = connected ? `● ${t("live")}` : t("offline");
+}
+
+function noticeText(notice) {
+  const key = `notice_${notice.code}`;
+  return key in page.words ? t(key) : notice.text;
+}
+
+/** Listen to the table; if the stream closes for good, open a new one a little later. */
+function connect() {
+  const source = new EventSource("/api/events");
+  source.addEventListener("open", () => live(true));
+  source.addEventListener("snapshot", (e) => {
+    live(true);
+    accept(JSON.parse(e.data), true);
+  });
+  source.addEventListener("record", (e) => {
+    const record = JSON.parse(e.data);
+    addRecord($("feed"), record.state ?? state, record);
+    if (record.state) accept(record.state);
+    if (page.demo) refreshHumans();
+  });
+  source.addEventListener("launcher", (e) => {
+    state = { ...state, launcher: JSON.parse(e.data) };
+    renderLauncher(state.launcher);
+  });
+  source.addEventListener("notice", (e) => notify(noticeText(JSON.parse(e.data))));
+  source.addEventListener("error", () => {
+    live(false);
+    if (source.readyState === EventSource.CLOSED) {
+      source.close();
+      setTimeout(connect, 3000);
+    }
+  });
+}
+
+$("clear-fault")?.addEventListener("click", () => attempt(() => post("/api/launcher/clear")));
+startDemo(render);
+render();
+connect();

@@ -1,0 +1,89 @@
+// The cumulative scores by round as an SVG line chart (from state.deals[].deltas).
+// Lines differ by colour AND dash pattern, and each ends with its player's name.
+import { h, t } from "./api.js";
+
+const W = 640;
+const H = 320;
+const PAD = { left: 48, right: 96, top: 16, bottom: 32 };
+const STROKES = ["#d62828", "#1d4ed8", "#15803d", "#b45309", "#7c3aed", "#0e7490", "#be185d", "#4d7c0f", "#334155", "#c2410c"];
+const DASHES = ["", "8 4", "2 4", "12 4 2 4", "4 4", "16 6", "1 3", "10 2 2 2", "6 6", "3 6"];
+
+/** Each player's running total after each deal, starting from the match's start. */
+export function series(state) {
+  const deals = state.deals ?? [];
+  return state.totals.map((total, seat) => {
+    const moves = deals.map((d) => d.deltas[seat] ?? 0);
+    let value = total - moves.reduce((a, b) => a + b, 0);
+    return [value, ...moves.map((m) => (value += m))];
+  });
+}
+
+export function renderChart(box, state) {
+  const players = state.setup?.players ?? [];
+  const deals = state.deals ?? [];
+  if (!players.length || !deals.length) {
+    box.replaceChildren(h("p", { class: "muted" }, t("no_rounds")));
+    return;
+  }
+  const lines = series(state);
+  const values = lines.flat();
+  let top = Math.max(1, ...values);
+  const showTarget = state.target && state.target <= top * 1.5;
+  if (showTarget) top = Math.max(top, state.target);
+  const bottom = Math.min(0, ...values);
+  const x = (i) => PAD.left + (i * (W - PAD.left - PAD.right)) / Math.max(1, deals.length);
+  const y = (v) => H - PAD.bottom - ((v - bottom) * (H - PAD.top - PAD.bottom)) / (top - bottom || 1);
+  const labels = spread(lines.map((points) => y(points[points.length - 1])));
+  const svg = h(
+    "svg",
+    { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("chart"), class: "chart-svg" },
+    h("title", {}, t("chart")),
+    axes(deals, x, y, top, bottom),
+    showTarget ? h("line", { x1: PAD.left, x2: W - PAD.right, y1: y(state.target), y2: y(state.target), class: "target-line" }) : null,
+    lines.map((points, seat) => playerLine(points, seat, players[seat], x, y, labels[seat])),
+  );
+  box.replaceChildren(svg);
+}
+
+function axes(deals, x, y, top, bottom) {
+  const base = y(Math.max(bottom, 0));
+  return h(
+    "g",
+    { class: "axes" },
+    h("line", { x1: PAD.left, x2: W - PAD.right, y1: base, y2: base }),
+    h("line", { x1: PAD.left, x2: PAD.left, y1: PAD.top, y2: H - PAD.bottom }),
+    h("text", { x: PAD.left - 6, y: y(top) + 5, "text-anchor": "end" }, top),
+    h("text", { x: PAD.left - 6, y: y(bottom) + 5, "text-anchor": "end" }, bottom),
+    deals.map((d, i) => h("text", { x: x(i + 1), y: H - 8, "text-anchor": "middle" }, d.number)),
+  );
+}
+
+/** Label heights pushed apart so that tied players' names do not overlap. */
+function spread(heights, gap = 18) {
+  const order = heights.map((value, seat) => ({ value, seat })).sort((a, b) => a.value - b.value);
+  const out = [];
+  let previous = -Infinity;
+  for (const { value, seat } of order) {
+    previous = Math.max(value, previous + gap);
+    out[seat] = previous;
+  }
+  return out;
+}
+
+function playerLine(points, seat, name, x, y, labelY) {
+  const stroke = STROKES[seat % STROKES.length];
+  const last = points.length - 1;
+  return h(
+    "g",
+    { class: "series", "data-seat": seat },
+    h("polyline", {
+      points: points.map((v, i) => `${x(i)},${y(v)}`).join(" "),
+      fill: "none",
+      stroke,
+      "stroke-width": 3,
+      "stroke-dasharray": DASHES[seat % DASHES.length] || null,
+    }),
+    points.map((v, i) => h("circle", { cx: x(i), cy: y(v), r: 4, fill: stroke })),
+    h("text", { x: x(last) + 8, y: labelY + 5, fill: stroke, class: "series-name" }, `${name} ${points[last]}`),
+  );
+}

@@ -1,0 +1,296 @@
+// The controls of an unlocked tablet: what the player to move may do, built from
+// state.deal.moves (exactly the legal actions), plus the UNO catch window, the deal, the
+// turned-up card, the hands left at the end of a deal, undo and count corrections.
+import { attempt, h, page, post, t } from "./api.js";
+import { cardButton, cardChip, cardPicker, colourButtons } from "./cards.js";
+import { playerName } from "./view.js";
+
+// What the controls remember between renders: the play being built, picks, typed numbers.
+const ui = { seq: -1, step: null, uno: false, press: 1, round: null, fix: { open: false, seat: 0 }, scoring: { deal: -1, seat: null, picks: {}, typed: {} } };
+let env = null; // {state, mine(seat), demo, accept(state), rerender()}
+
+export function renderControls(root, state, environment) {
+  env = { ...environment, state };
+  if (state.seq !== ui.seq) Object.assign(ui, { seq: state.seq, step: null, uno: false, round: null });
+  if (ui.scoring.deal !== state.deals.length) ui.scoring = { deal: state.deals.length, seat: null, picks: {}, typed: {} };
+  root.replaceChildren(...sections(state));
+}
+
+function redraw() {
+  env.rerender();
+}
+
+async function act(action) {
+  const answer = await attempt(() => post("/api/actions", { action }));
+  if (answer) env.accept(answer.state);
+}
+
+async function command(url, body = {}) {
+  const answer = await attempt(() => post(url, body));
+  if (answer?.state) env.accept(answer.state);
+}
+
+const button = (label, onclick, attrs = {}) => h("button", { type: "button", onclick, ...attrs }, label);
+const name = (seat) => playerName(env.state, seat);
+
+function sections(state) {
+  if (!state.setup) return [];
+  const out = [];
+  if (state.match_over) out.push(matchOver());
+  else if (state.setup.mode === "score_only") out.push(roundForm(state));
+  else out.push(...tracked(state));
+  if (!env.demo) out.push(toolbar(state));
+  return out;
+}
+
+function tracked(state) {
+  const deal = state.deal;
+  if (!deal) return env.demo ? [] : [dealButton(state)];
+  if (deal.phase === "turn_up") return env.demo ? [] : turnUp(state);
+  if (deal.phase === "scoring") return [scoring(state)];
+  if (deal.phase === "playing") return [...catchWindow(deal), turnControls(state)];
+  return [];
+}
+
+function matchOver() {
+  return h("div", { class: "group" }, h("a", { class: "button big primary", href: "/setup" }, t("new_match")));
+}
+
+function dealButton(state) {
+  const label = state.deals.length ? t("next_deal", { name: name(state.next_dealer) }) : t("deal");
+  return button(label, () => command("/api/deal"), { id: "deal", class: "big primary" });
+}
+
+function turnUp(state) {
+  const cards = state.deal.moves.filter((m) => m.type === "TurnUp").map((m) => m.card);
+  const out = [];
+  if ((state.launcher?.status ?? "none") !== "none") {
+    out.push(button(t("deal_launcher"), () => command("/api/launcher/deal"), { id: "deal-launcher", class: "big" }));
+  }
+  out.push(h("h2", {}, t("turn_up")), h("div", { id: "turn-up" }, cardPicker(cards, (card) => act({ type: "TurnUp", card }))));
+  return out;
+}
+
+// ---------------------------------------------------------------- the UNO catch window
+
+function catchWindow(deal) {
+  const exposed = deal.exposed;
+  if (exposed === null || exposed === undefined) return [];
+  const buttons = [];
+  if (env.mine(exposed)) {
+    buttons.push(button(t("uno_for", { name: name(exposed) }), () => act({ type: "CallUno", seat: exposed }), { class: "big uno-call", id: "call-uno" }));
+  }
+  deal.hands.forEach((_, seat) => {
+    if (seat === exposed || !env.mine(seat)) return;
+    const label = t("catches", { name: name(seat), target: name(exposed) });
+    buttons.push(button(label, () => act({ type: "Catch", seat, target: exposed }), { class: "big catch", "data-seat": seat }));
+  });
+  return [h("div", { class: "group catch-window", id: "catch-window" }, buttons)];
+}
+
+// ---------------------------------------------------------------- the player to move
+
+function turnControls(state) {
+  const deal = state.deal;
+  const seat = deal.to_move;
+  if (seat === null || seat === undefined || !env.mine(seat)) return h("div");
+  if (ui.step) return h("div", { class: "group step", id: "step" }, stepControls(state, seat), button(t("cancel"), () => ((ui.step = null), redraw())));
+  const plays = deal.moves.filter((m) => m.type === "Play");
+  const cards = [...new Set(plays.map((m) => m.card))];
+  return h(
+    "div",
+    { class: "group turn-controls", id: "turn-controls", "data-seat": seat },
+    h("h2", {}, plays.length ? t("play_card", { name: name(seat) }) : t("to_move", { name: name(seat) })),
+    plays.some((m) => m.uno) ? unoToggle() : null,
+    cards.length ? h("div", { class: "plays", id: "plays" }, cards.map((card) => cardButton(card, () => choose(seat, plays, card)))) : null,
+    h("div", { class: "row other-moves" }, otherMoves(state, seat)),
+  );
+}
+
+function unoToggle() {
+  return h(
+    "label",
+    { class: "toggle uno-toggle" },
+    h("input", { type: "checkbox", id: "uno-toggle", checked: ui.uno, onchange: (e) => (ui.uno = e.target.checked) }),
+    t("call_uno"),
+  );
+}
+
+/** A tapped card: play it now, or ask first for the colour, the target or the cards along. */
+function choose(seat, plays, card) {
+  const options = plays.filter((m) => m.card === card);
+  if (options.some((m) => m.colour)) ui.step = { kind: "colour", seat, card };
+  else if (options.some((m) => m.target !== null && m.target !== undefined)) ui.step = { kind: "target", seat, card, targets: options.map((m) => m.target) };
+  else if (card.endsWith("DA")) ui.step = { kind: "also", seat, card, count: 0 };
+  else return play(seat, card);
+  redraw();
+}
+
+function play(seat, card, fields = {}) {
+  return act({ type: "Play", seat, card, uno: ui.uno, ...fields });
+}
+
+function stepControls(state, seat) {
+  const step = ui.step;
+  const head = h("div", { class: "step-card" }, cardChip(step.card));
+  if (step.kind === "colour") return [head, h("h2", {}, t("choose_colour")), colourButtons((colour) => play(seat, step.card, { colour }))];
+  if (step.kind === "target") {
+    const targets = step.targets.map((target) => button(name(target), () => play(seat, step.card, { target }), { class: "big", "data-target": target }));
+    return [head, h("h2", {}, t("trade_with")), h("div", { class: "row" }, targets)];
+  }
+  return [head, h("h2", {}, t("discard_count")), alsoCounter(state, seat, step)];
+}
+
+function alsoCounter(state, seat, step) {
+  const most = Math.max(0, state.deal.hands[seat] - 1);
+  const change = (by) => {
+    step.count = Math.min(most, Math.max(0, step.count + by));
+    redraw();
+  };
+  const left = state.deal.hands[seat] - 1 - step.count;
+  return h(
+    "div",
+    { class: "row" },
+    button("−", () => change(-1), { class: "big", "aria-label": "−1" }),
+    h("output", { id: "also-count", class: "count-out" }, step.count),
+    button("+", () => change(1), { class: "big", "aria-label": "+1" }),
+    left === 1 ? unoToggle() : null,
+    button(t("play"), () => play(seat, step.card, { also: Array(step.count).fill("?") }), { class: "big primary", id: "also-ok" }),
+  );
+}
+
+function otherMoves(state, seat) {
+  const types = new Set(state.deal.moves.map((m) => m.type));
+  const out = [];
+  if (types.has("Press")) out.push(pressControls(state, seat));
+  if (types.has("Draw")) out.push(button(t("draw"), () => act({ type: "Draw", seat }), { class: "big", id: "draw" }));
+  if (types.has("Pass")) out.push(button(t("pass"), () => act({ type: "Pass", seat }), { class: "big", id: "pass" }));
+  if (types.has("Accept")) out.push(button(t("accept"), () => act({ type: "Accept", seat }), { class: "big", id: "accept" }));
+  if (types.has("Challenge")) {
+    out.push(button(t("guilty"), () => act({ type: "Challenge", seat, guilty: true }), { class: "big", id: "guilty" }));
+    out.push(button(t("not_guilty"), () => act({ type: "Challenge", seat, guilty: false }), { class: "big", id: "not-guilty" }));
+  }
+  if (types.has("ChooseColour")) out.push(colourButtons((colour) => act({ type: "ChooseColour", seat, colour })));
+  return out;
+}
+
+/** A press: typed count on a table without a launcher, the virtual button on a simulated one. */
+function pressControls(state, seat) {
+  const status = state.launcher?.status ?? "none";
+  if (status === "none") {
+    return h(
+      "div",
+      { class: "row press-manual" },
+      h("label", {}, t("press_count"), " ", h("input", { type: "number", id: "press-count", min: 0, max: 20, value: ui.press, oninput: (e) => (ui.press = e.target.value) })),
+      button(t("press"), () => act({ type: "Press", seat, cards: Number(ui.press) || 0 }), { class: "big primary", id: "press-typed" }),
+    );
+  }
+  if (page.demo || page.simulated) {
+    return button(t("virtual_press"), () => command("/api/launcher/press"), { class: "big primary press-button", id: "press" });
+  }
+  return h("p", { class: "hint" }, t("press_button"));
+}
+
+// ---------------------------------------------------------------- the end of a deal
+
+function deckPoints(state) {
+  return new Map((page.decks[state.deck] ?? []).map((c) => [c.card, c.points]));
+}
+
+function scoring(state) {
+  const deal = state.deal;
+  const pending = deal.moves.filter((m) => m.type === "EnterHand" && env.mine(m.seat)).map((m) => m.seat);
+  if (!pending.includes(ui.scoring.seat)) ui.scoring.seat = pending[0] ?? null;
+  const shown = Object.entries(deal.shown).map(([seat, points]) =>
+    h("li", { "data-seat": seat }, Number(seat) === deal.winner ? t("went_out", { name: name(Number(seat)) }) : `${name(Number(seat))}: ${t("points_of", { points })}`),
+  );
+  const tabs = pending.map((seat) =>
+    button(name(seat), () => ((ui.scoring.seat = seat), redraw()), { class: seat === ui.scoring.seat ? "tab selected" : "tab", "data-seat": seat, "aria-pressed": String(seat === ui.scoring.seat) }),
+  );
+  return h(
+    "div",
+    { class: "group scoring", id: "scoring" },
+    h("h2", {}, t("phase_scoring")),
+    h("ul", { class: "shown" }, shown),
+    h("div", { class: "row tabs" }, tabs),
+    ui.scoring.seat === null ? null : handEntry(state, ui.scoring.seat),
+  );
+}
+
+function handEntry(state, seat) {
+  const values = deckPoints(state);
+  const picks = (ui.scoring.picks[seat] ??= []);
+  const total = picks.reduce((sum, card) => sum + (values.get(card) ?? 0), 0);
+  const remove = (i) => () => (picks.splice(i, 1), redraw());
+  const typed = h("input", {
+    type: "number", id: "hand-points", min: 0, max: 9999, inputmode: "numeric",
+    value: ui.scoring.typed[seat] ?? "", oninput: (e) => (ui.scoring.typed[seat] = e.target.value),
+  });
+  return h(
+    "div",
+    { class: "hand-entry", "data-seat": seat },
+    h("h3", {}, t("enter_hand", { name: name(seat) })),
+    cardPicker([...values.keys()], (card) => (picks.push(card), redraw())),
+    h("div", { class: "row picks", id: "picks" }, picks.map((card, i) => cardButton(card, remove(i), { class: "card-button picked" }))),
+    h("div", { class: "row" },
+      h("output", { id: "picks-points" }, t("points_of", { points: total })),
+      button(t("save_cards"), () => act({ type: "EnterHand", seat, cards: picks.slice() }), { class: "big primary", id: "save-cards" }),
+      button(t("clear"), () => (picks.splice(0), redraw()), { class: "big" })),
+    h("div", { class: "row" },
+      h("label", {}, t("points"), " ", typed),
+      button(t("save_points"), () => act({ type: "EnterHand", seat, points: Number(typed.value) || 0 }), { class: "big", id: "save-points" })),
+  );
+}
+
+// ---------------------------------------------------------------- score-only tables
+
+function roundForm(state) {
+  const players = state.setup.players;
+  ui.round ??= { winner: null, points: players.map(() => 0) };
+  const round = ui.round;
+  const winners = players.map((player, seat) =>
+    button(player, () => ((round.winner = seat), (round.points[seat] = 0), redraw()), { class: round.winner === seat ? "tab selected" : "tab", "aria-pressed": String(round.winner === seat), "data-seat": seat }),
+  );
+  const inputs = players.map((player, seat) =>
+    h("label", { class: "points-input" }, player, " ",
+      h("input", { type: "number", min: 0, value: round.points[seat], disabled: round.winner === seat, "data-seat": seat, oninput: (e) => (round.points[seat] = Number(e.target.value) || 0) })),
+  );
+  const save = () => command("/api/rounds", { winner: round.winner, points: round.points });
+  return h(
+    "div",
+    { class: "group round-form", id: "round-form" },
+    h("h2", {}, t("round_result")),
+    h("h3", {}, t("who_won")),
+    h("div", { class: "row tabs" }, winners),
+    h("h3", {}, t("points")),
+    h("div", { class: "row" }, inputs),
+    button(t("save_round"), save, { class: "big primary", id: "save-round", disabled: round.winner === null }),
+  );
+}
+
+// ---------------------------------------------------------------- always there
+
+function toolbar(state) {
+  const deal = state.deal;
+  const fix = deal && deal.phase === "playing" ? fixCount(state) : null;
+  return h("div", { class: "row toolbar" }, button(`↶ ${t("undo")}`, () => command("/api/undo"), { id: "undo" }), fix);
+}
+
+function fixCount(state) {
+  const players = state.setup.players;
+  const fix = ui.fix;
+  const options = players.map((player, seat) => h("option", { value: seat, selected: seat === fix.seat }, player));
+  const who = h("select", { id: "fix-seat", "aria-label": t("players") }, options);
+  const count = h("input", { type: "number", id: "fix-count", min: 0, max: 120, value: state.deal.hands[fix.seat], "aria-label": t("hand") });
+  who.addEventListener("change", () => {
+    fix.seat = Number(who.value);
+    count.value = state.deal.hands[fix.seat];
+  });
+  const save = () => act({ type: "Correct", seat: fix.seat, count: Number(count.value) || 0 });
+  return h(
+    "details",
+    { class: "fix-count", open: fix.open, ontoggle: (e) => (fix.open = e.target.open) },
+    h("summary", {}, t("fix_count")),
+    h("div", { class: "row" }, who, count, button(t("save"), save, { id: "fix-save" })),
+  );
+}

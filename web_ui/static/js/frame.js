@@ -1,0 +1,37 @@
+// What every page has: the language switch, lock / unlock and the PIN form.
+import { ApiError, attempt, post, say, showError, t } from "./api.js";
+
+function on(id, event, handler) {
+  const el = document.getElementById(id);
+  if (el) el.addEventListener(event, handler);
+}
+
+on("language", "click", async (event) => {
+  const language = event.currentTarget.dataset.language;
+  if (await attempt(() => post("/api/session/language", { language }))) location.reload();
+});
+
+on("lock", "click", async () => {
+  if (await attempt(() => post("/session/lock"))) location.reload();
+});
+
+on("unlock", "click", () => {
+  const panel = document.getElementById("pin-panel");
+  panel.hidden = !panel.hidden;
+  if (!panel.hidden) document.getElementById("pin-input").focus();
+});
+
+on("pin-form", "submit", async (event) => {
+  event.preventDefault();
+  const input = document.getElementById("pin-input");
+  try {
+    await post("/api/session/pin", { pin: input.value });
+    location.reload();
+  } catch (error) {
+    input.value = "";
+    input.focus();
+    if (error instanceof ApiError && error.status === 403) say(t("wrong_pin"));
+    else if (error instanceof ApiError && error.status === 429) say(`${t("too_many")} (${error.message})`);
+    else showError(error);
+  }
+});
