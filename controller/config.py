@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from controller.launcher.errors import PinProfileError as ConfigError
-from controller.launcher.sections import Section, build_section
+from controller.sections import ConfigError, Section, build_section
 
 EXAMPLE = Path(__file__).with_name("config.example.toml")
 

@@ -16,7 +16,8 @@ from .cards import Card, Colour
 @dataclass(frozen=True, slots=True)
 class Play:
     """`seat` plays `card`. `colour` for a wild, `target` for Trade Hands, `also` for the cards
-    that go down with it (Discard All), `uno` when the player calls UNO with this play."""
+    that go down with a Discard All, `group` for the other cards of a multi-card play (§10.3;
+    `card` ends on top), `uno` when the player calls UNO with this play."""
 
     seat: int
     card: Card
@@ -24,9 +25,12 @@ class Play:
     target: int | None = None
     also: tuple[Card, ...] = ()
     uno: bool = False
+    group: tuple[Card, ...] = ()
 
     def __str__(self) -> str:
         text = f"P{self.seat} plays {self.card}"
+        if self.group:
+            text += " + " + " ".join(c.text for c in self.group)
         if self.also:
             text += " with " + " ".join(c.text for c in self.also)
         if self.colour:

@@ -66,7 +66,7 @@ def play_out(
         if type(action) in _TURNS and not game.duties:
             stats.turns += 1
         stats.count(game.push(action))
-        if game.exposed is not None:
+        if game.exposed:
             _offer_catch(game, bots, stats)
     raise RunawayGame(f"deal not finished after {max_steps} actions")
 
@@ -75,8 +75,7 @@ _TURNS = (Play, Draw, Press)
 
 
 def _offer_catch(game: Game, bots: Sequence[Bot], stats: DealStats) -> None:
-    exposed = game.exposed
-    assert exposed is not None
+    exposed = game.exposed[0]
     for seat in game.seats_after(exposed):
         if bots[seat].catches(game, exposed):
             catch = Catch(seat, exposed)

@@ -29,8 +29,7 @@ def push_call_uno(game: Game, action: CallUno, events: list[Event]) -> None:
     seat = action.seat
     _check_claimant(game, seat, "call UNO")
     if game.in_uno_state(seat):
-        if game.exposed == seat:
-            game.exposed = None
+        game.exposed = tuple(s for s in game.exposed if s != seat)
         events.append(UnoCalled(seat))
         return
     events.append(FalseCall(seat))
@@ -45,8 +44,8 @@ def push_catch(game: Game, action: Catch, events: list[Event]) -> None:
         raise IllegalAction("you cannot catch yourself: call UNO instead")
     if not 0 <= target < game.players:
         raise IllegalAction(f"there is no P{target}")
-    if game.exposed == target:
-        game.exposed = None
+    if target in game.exposed:
+        game.exposed = tuple(s for s in game.exposed if s != target)
         events.append(Caught(seat, target))
         game.penalise(target, Why.UNO, events)
         return

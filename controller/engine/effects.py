@@ -6,12 +6,17 @@ small hook there, never a chain of per-card branches.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from .cards import NUMBER_FACES, Face
+
+if TYPE_CHECKING:
+    from .options import Rules
 
 
 @dataclass(frozen=True)
@@ -54,3 +59,19 @@ EFFECTS: Final[Mapping[Face, Effect]] = MappingProxyType(
         Face.WILD_HIT_FIRE: Effect(wild=True, skip=True, until_fire=True),
     }
 )
+
+
+@functools.cache
+def effects_for(rules: Rules) -> Mapping[Face, Effect]:
+    """The effects table under `rules`: the last-card bans of §6 change `may_be_last`."""
+    banned: set[Face] = set()
+    if rules.no_finish_on_action:
+        banned |= {Face.REVERSE, Face.SKIP, Face.WILD}
+    if rules.no_finish_extended:
+        banned |= {Face.DRAW_TWO, Face.WILD_DRAW_FOUR}
+    if not banned:
+        return EFFECTS
+    table = dict(EFFECTS)
+    for face in banned:
+        table[face] = dataclasses.replace(table[face], may_be_last=False)
+    return MappingProxyType(table)

@@ -28,6 +28,8 @@ class Why(StrEnum):
     FALSE_ACCUSATION = "false_accusation"
     CHALLENGE = "challenge"
     SUGGESTION = "suggestion"
+    WRONG_PLAY = "wrong_play"
+    WRONG_JUMP_IN = "wrong_jump_in"
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,10 +53,14 @@ class Returned:
 
 @dataclass(frozen=True, slots=True)
 class Played:
+    """`seat` played `card` (on top) with the rest of its `group` (§10.3); `also` went down
+    with a Discard All."""
+
     seat: int
     card: Card
     colour: Colour
     also: tuple[Card, ...] = ()
+    group: tuple[Card, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,9 +175,14 @@ class WentOut:
 
 @dataclass(frozen=True, slots=True)
 class DealEnded:
+    """The deal is over: hand points and cards left per seat. Under within-deal elimination
+    (§9.3) `order` is the order players went out and `loser` the last holder."""
+
     winner: int
     points: tuple[int, ...]
     cards_left: tuple[int, ...]
+    order: tuple[int, ...] = ()
+    loser: int | None = None
 
 
 Event = (

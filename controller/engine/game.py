@@ -12,7 +12,7 @@ module holds the state, seat arithmetic and the card piles they share.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from . import claims, legal, moves, play, scoring, start
@@ -32,8 +32,9 @@ from .actions import (
     Suggest,
     TurnUp,
 )
-from .cards import UNKNOWN, Card, Colour
+from .cards import UNKNOWN, Card, Colour, Face
 from .decks import DeckSpec
+from .effects import Effect, effects_for
 from .errors import IllegalAction, NotYourTurn, WrongPhase
 from .events import Drew, Event, Owes, Pressed, Reshuffled, Why
 from .options import Rules
@@ -60,10 +61,17 @@ class Game:
     turn: int  # whose turn it is once the duties are done
     duties: list[Duty]
     drawn: Card | None  # classic: the card just drawn, which may still be played
-    exposed: int | None  # a player at one card who has not called UNO, while catchable
+    exposed: tuple[int, ...]  # players at one card who have not called UNO, while catchable
+    jump: tuple[int, Card] | None  # §10.2: who played which card, while others may jump in
+    pressed: bool  # atk_play_after_press: the player pressed and may still play
     free_lead: bool  # a turned-up Wild under start_wild=free_lead: any card may be played
     active: list[bool]  # seats still playing this deal
     active_count: int
+    finished: list[int]  # §9.3: the order players went out (within-deal elimination)
+    effects: Mapping[Face, Effect]  # the effects table under this deal's rules
+    jumpin: str | None  # the rules' derived settings, read on every play
+    uno_rule: str
+    elimination: bool
     winner: int | None
     phase: Phase
     shown: dict[int, tuple[int, int]]  # table mode scoring: seat -> (points, cards left)
@@ -95,10 +103,17 @@ class Game:
         self.turn = dealer
         self.duties = []
         self.drawn = None
-        self.exposed = None
+        self.exposed = ()
+        self.jump = None
+        self.pressed = False
         self.free_lead = False
         self.active = [True] * players
         self.active_count = players
+        self.finished = []
+        self.effects = effects_for(rules)
+        self.jumpin = rules.jumpin
+        self.uno_rule = rules.uno_rule
+        self.elimination = rules.format == "elim_within_deal"
         self.winner = None
         self.phase = Phase.TURN_UP
         self.shown = {}
@@ -137,7 +152,7 @@ class Game:
             raise IllegalAction(f"{action!r} is not an action")
         events: list[Event] = []
         handler(self, action, events)
-        if self.phase is Phase.PLAYING and self.winner is not None and not self.duties:
+        if self.phase is Phase.PLAYING and self.deal_done():
             scoring.end_deal(self, events)
         return events
 
@@ -152,6 +167,7 @@ class Game:
         other.discard = self.discard[:]
         other.duties = [duty.copy() for duty in self.duties]
         other.active = self.active[:]
+        other.finished = self.finished[:]
         other.shown = dict(self.shown)
         return other
 
@@ -164,6 +180,32 @@ class Game:
     @property
     def over(self) -> bool:
         return self.phase is Phase.OVER
+
+    def deal_done(self) -> bool:
+        """§6: the winner's last card and its effects are done; under within-deal elimination
+        (§9.3), only one player still holds cards."""
+        if self.elimination:
+            return self.active_count <= 1
+        return self.winner is not None and not self.duties
+
+    @property
+    def jump_seat(self) -> int:
+        return -1 if self.jump is None else self.jump[0]
+
+    @property
+    def jump_card(self) -> Card | None:
+        return None if self.jump is None else self.jump[1]
+
+    def finish(self, seat: int) -> None:
+        """§9.3: `seat` went out and leaves the deal; the others play on."""
+        self.active[seat] = False
+        self.active_count -= 1
+        self.finished.append(seat)
+        if self.winner is None:
+            self.winner = seat
+        self.duties = [duty for duty in self.duties if self.active[duty.seat]]
+        if self.active_count <= 1:
+            self.duties.clear()
 
     def to_move(self) -> int | None:
         """The seat whose action the game is waiting for (None when nobody's: deal over)."""
@@ -185,18 +227,31 @@ class Game:
 
     def seats_after(self, seat: int) -> list[int]:
         """The other active seats in play order, starting with the next one."""
-        order = []
-        other = self.next_seat(seat)
-        while other != seat:
-            order.append(other)
+        order: list[int] = []
+        other = seat
+        for _ in range(self.players):
             other = self.next_seat(other)
+            if other == seat or other in order:
+                break
+            order.append(other)
         return order
 
     def hand_size(self, seat: int) -> int:
         return len(self.hands[seat])
 
     def in_uno_state(self, seat: int) -> bool:
-        return len(self.hands[seat]) == 1
+        """§5: one card left, or (under the multi-card rules) a hand that could all go down
+        together: identical cards, or cards of one face."""
+        hand = self.hands[seat]
+        if len(hand) == 1:
+            return True
+        rule = self.uno_rule
+        if rule == "one_card" or len(hand) < 2 or UNKNOWN in hand:
+            return False
+        first = hand[0]
+        if rule == "one_card_or_identical":
+            return all(c is first for c in hand)
+        return all(c.face is first.face for c in hand) and self.effects[first.face].may_be_last
 
     def cards_in_play(self) -> list[Card]:
         """Every card the game holds: for conservation checks."""
@@ -212,7 +267,7 @@ class Game:
         """Refuse a turn action unless it is `seat`'s turn and nothing else is owed."""
         if self.phase is not Phase.PLAYING:
             raise WrongPhase(f"the deal is {self.phase.value.replace('_', ' ')}: cannot {what}")
-        if self.winner is not None and not self.duties:
+        if self.deal_done():
             raise WrongPhase(f"the deal is over: cannot {what}")
         if self.duties:
             duty = self.duties[0]
@@ -223,6 +278,7 @@ class Game:
     def end_turn(self, seat: int) -> None:
         self.turn = self.next_seat(seat)
         self.drawn = None
+        self.pressed = False
         self.free_lead = False
 
     def refill(self, events: list[Event]) -> bool:
@@ -275,6 +331,11 @@ class Game:
         """No card is in the launcher and none could be reloaded into it."""
         return not self.pile and len(self.discard) <= 1
 
+    def close_windows(self) -> None:
+        """A voluntary action closes the catch window (§5) and the jump-in window (§10.2)."""
+        self.exposed = ()
+        self.jump = None
+
     def penalise(self, seat: int, why: Why, events: list[Event]) -> None:
         """The 2-card UNO-type penalty: draw 2 (classic) or press twice, before anything else."""
         if self.rules.attack:
@@ -296,7 +357,9 @@ def duty_text(duty: Duty) -> str:
         return "press the launcher until cards come out"
     if duty.kind is DutyKind.CHOOSE_COLOUR:
         return "name a colour"
-    return f"accept the {duty.count}-card penalty or challenge it"
+    if duty.challengeable:
+        return f"accept the {duty.count}-card penalty or challenge it"
+    return f"take the {duty.count}-card penalty or pass it on"
 
 
 def apply(game: Game, action: Action) -> tuple[Game, list[Event]]:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import itertools
+from collections import Counter
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from .actions import (
@@ -20,7 +23,7 @@ from .actions import (
 )
 from .cards import COLOURS, UNKNOWN, Card, Colour
 from .effects import EFFECTS
-from .play import discarded_with, playable
+from .legality import jumps_in, playable, stacks
 from .state import DutyKind, Phase
 
 if TYPE_CHECKING:
@@ -31,8 +34,10 @@ def actions(game: Game) -> list[Action]:
     phase = game.phase
     if phase is Phase.PLAYING:
         found = duty_actions(game) if game.duties else turn_actions(game)
-        if game.exposed is not None:
-            found.extend(_catches(game, game.exposed))
+        for exposed in game.exposed:
+            found.extend(_catches(game, exposed))
+        if game.jump is not None:
+            found.extend(_jump_ins(game))
         return found
     if phase is Phase.TURN_UP:
         return [TurnUp(c) for c, _ in game.deck.counts]
@@ -46,11 +51,31 @@ def duty_actions(game: Game) -> list[Action]:
     seat = duty.seat
     if duty.kind is DutyKind.CHOOSE_COLOUR:
         return [ChooseColour(seat, colour) for colour in COLOURS]
+    found: list[Action] = []
     if duty.kind is DutyKind.PENALTY:
-        if duty.legal is None and game.hands[duty.offender]:
-            return [Challenge(seat, True), Challenge(seat, False), Accept(seat)]
-        return [Challenge(seat), Accept(seat)]
-    return [_PRESSES[seat]]
+        if duty.challengeable and duty.legal is None and game.hands[duty.source]:
+            found += [Challenge(seat, True), Challenge(seat, False)]
+        elif duty.challengeable:
+            found.append(Challenge(seat))
+        found.append(Accept(seat))
+    else:
+        found.append(_PRESSES[seat])
+    return found + _passing_on(game, seat)
+
+
+def _passing_on(game: Game, seat: int) -> list[Action]:
+    """The victim's cards that pass the penalty on: stacking (§10.1), or jumping in (§10.2)."""
+    duty = game.duties[0]
+    if not (duty.stackable or game.rules.stacking or game.jump is not None):
+        return []
+    hand = game.hands[seat]
+    cards = _candidates(game, hand)
+    ok = [c for c in cards if (stacks(game, duty, c) or jumps_in(game, c))]
+    return [play for c in ok for play in plays(game, seat, c, _stack_group_ok(game))]
+
+
+def _stack_group_ok(game: Game) -> bool:
+    return game.rules.multi is not None
 
 
 def turn_actions(game: Game) -> list[Action]:
@@ -58,9 +83,11 @@ def turn_actions(game: Game) -> list[Action]:
     if game.drawn is not None:
         return _after_drawing(game, seat, game.drawn)
     found = _plays_from(game, seat, game.hands[seat])
-    if game.rules.attack:
+    if game.pressed:
+        found.append(_PASSES[seat])
+    elif game.rules.attack:
         found.append(_PRESSES[seat])
-    elif game.rules.may_draw_when_playable or not found:
+    elif game.rules.may_draw or not found:
         found.append(_DRAWS[seat])
     return found
 
@@ -73,13 +100,19 @@ def _after_drawing(game: Game, seat: int, drawn: Card) -> list[Action]:
 
 
 def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
-    """Every play of one of `cards` by `seat`. The common case (known cards, plain faces) is
-    kept quick: this is the simulator's innermost loop."""
+    """Every play of one of `cards` by `seat`. The common case (known cards, plain faces, no
+    groups) is kept quick: this is the simulator's innermost loop."""
     found: list[Action] = []
-    if UNKNOWN in cards or game.free_lead:
+    rules = game.rules
+    if (
+        UNKNOWN in cards
+        or game.free_lead
+        or rules.multi
+        or rules.wild_after_draw != "off"
+        or game.effects is not EFFECTS
+    ):
         for c in _candidates(game, cards):
-            if playable(game, seat, c):
-                found.extend(plays(game, seat, c))
+            found.extend(plays(game, seat, c, groups=len(cards) > 1))
         return found
     colour, top_face = game.colour, game.discard[-1].face
     calls_uno = len(game.hands[seat]) == 2
@@ -101,9 +134,10 @@ def _candidates(game: Game, cards: list[Card]) -> list[Card]:
     return distinct
 
 
-def plays(game: Game, seat: int, c: Card) -> list[Action]:
-    """Every way to play `c`: each colour for a wild, each target for Trade Hands; with the UNO
-    call when the play leaves one card (playing without it is accepted too, and catchable)."""
+def plays(game: Game, seat: int, c: Card, groups: bool = False) -> list[Action]:
+    """Every way to play `c` (on top): alone or with a group of cards (§10.3), each colour for a
+    wild, each target for Trade Hands; with the UNO call when the play leaves the hand in the
+    UNO state (playing without it is accepted too, and catchable)."""
     effect = EFFECTS[c.face]
     colours: tuple[Colour | None, ...] = COLOURS if c.is_wild else (None,)
     if effect.trade:
@@ -111,19 +145,73 @@ def plays(game: Game, seat: int, c: Card) -> list[Action]:
     else:
         targets = [None]
     found: list[Action] = []
-    for target in targets:
-        uno = _left_after(game, seat, c, target) == 1
-        found.extend(_play(seat, c, colour, target, uno) for colour in colours)
+    for group in _groups(game, seat, c) if groups else [()]:
+        if group and not playable(game, seat, c, group):
+            continue
+        if not group and not playable(game, seat, c):
+            continue
+        for target in targets:
+            uno = _calls_uno(game, seat, (c, *group), target)
+            found.extend(_play(seat, c, colour, target, uno, group) for colour in colours)
     return found
 
 
-def _left_after(game: Game, seat: int, c: Card, target: int | None) -> int:
+def _groups(game: Game, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
+    """`()` and every group of other cards that may go down with `c` (§10.3)."""
+    yield ()
+    if game.rules.multi is None or UNKNOWN in game.hands[seat]:
+        return
+    held = Counter(game.hands[seat])
+    held[c] -= 1
+    same = "identical" if game.rules.multi == "identical" else "face"
+    mates = sorted(
+        (x for x in held.elements() if (x is c if same == "identical" else x.face is c.face)),
+        key=lambda x: x.text,
+    )
+    seen: set[tuple[Card, ...]] = set()
+    for size in range(1, len(mates) + 1):
+        for group in itertools.combinations(mates, size):
+            if group not in seen:
+                seen.add(group)
+                yield group
+
+
+def _calls_uno(game: Game, seat: int, cards: tuple[Card, ...], target: int | None) -> bool:
+    """Whether the play leaves `seat` in the UNO state, judged on what the hand would be."""
     if target is not None:
-        return len(game.hands[target])
-    left = len(game.hands[seat]) - 1
-    if EFFECTS[c.face].discard_colour and c in game.hands[seat]:
-        left -= len(discarded_with(game, seat, c))
-    return left
+        return len(game.hands[target]) == 1
+    rest = game.hands[seat][:]
+    for c in cards:
+        rest.remove(c if c in rest else UNKNOWN)
+    if EFFECTS[cards[0].face].discard_colour:
+        colours = {c.colour for c in cards}
+        rest = [x for x in rest if x.colour not in colours]
+    if len(rest) < 2 or game.rules.uno_rule == "one_card":
+        return len(rest) == 1
+    probe = game.hands[seat]
+    game.hands[seat] = rest
+    try:
+        return game.in_uno_state(seat)
+    finally:
+        game.hands[seat] = probe
+
+
+def _jump_ins(game: Game) -> list[Action]:
+    """§10.2: plays of the identical card by anyone but its player, in play order from the
+    player after them (the first claim wins). The victim's own are among its duty actions."""
+    window_seat, card = game.jump  # type: ignore[misc]
+    if game.rules.jumpin is None or not jumps_in(game, card):
+        return []
+    mover = game.to_move()
+    found: list[Action] = []
+    for seat in game.seats_after(window_seat):
+        hand = game.hands[seat]
+        if seat == mover or not hand or (card not in hand and UNKNOWN not in hand):
+            continue
+        colours: tuple[Colour | None, ...] = COLOURS if card.is_wild else (None,)
+        uno = _calls_uno(game, seat, (card,), None)
+        found.extend(_play(seat, card, colour, None, uno) for colour in colours)
+    return found
 
 
 _PLAIN_FACES = frozenset(
@@ -138,15 +226,22 @@ _DRAWS = tuple(Draw(seat) for seat in _SEATS)
 _PRESSES = tuple(Press(seat) for seat in _SEATS)
 _PASSES = tuple(Pass(seat) for seat in _SEATS)
 
-_PLAYS: dict[tuple[int, Card, Colour | None, int | None, bool], Play] = {}
+_PLAYS: dict[tuple[int, Card, Colour | None, int | None, bool, tuple[Card, ...]], Play] = {}
 
 
-def _play(seat: int, c: Card, colour: Colour | None, target: int | None, uno: bool) -> Play:
+def _play(
+    seat: int,
+    c: Card,
+    colour: Colour | None,
+    target: int | None,
+    uno: bool,
+    group: tuple[Card, ...] = (),
+) -> Play:
     """Plays are few and immutable: keep one object per distinct play."""
-    key = (seat, c, colour, target, uno)
+    key = (seat, c, colour, target, uno, group)
     found = _PLAYS.get(key)
     if found is None:
-        found = _PLAYS[key] = Play(seat, c, colour, target, (), uno)
+        found = _PLAYS[key] = Play(seat, c, colour, target, (), uno, group)
     return found
 
 
@@ -155,6 +250,6 @@ def _catches(game: Game, exposed: int) -> list[Action]:
     found.extend(
         Catch(seat, exposed)
         for seat in range(game.players)
-        if seat != exposed and game.active[seat]
+        if seat != exposed and game.active[seat] and game.hands[seat]
     )
     return found

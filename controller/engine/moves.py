@@ -1,5 +1,5 @@
-"""Drawing (§3.3), pressing the launcher (§3.4, §3.6), penalties and the challenge (§3.2), and
-naming the colour of a turned-up wild."""
+"""Drawing (§3.3), pressing the launcher (§3.4, §3.6), penalties and the challenge (§3.2, with
+§10.1's stacks), and naming the colour of a turned-up wild."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from .actions import Accept, Challenge, ChooseColour, Draw, Pass, Press
 from .cards import COLOURS, UNKNOWN
 from .errors import BadChoice, CardNotPlayable, IllegalAction, NotYourTurn
 from .events import Challenged, ColourNamed, Event, Passed, Skipped, Why
-from .play import playable
-from .state import Duty, DutyKind
+from .legality import playable
+from .state import Duty, DutyKind, Knowledge
 
 if TYPE_CHECKING:
     from .game import Game
@@ -23,9 +23,9 @@ def push_draw(game: Game, action: Draw, events: list[Event]) -> None:
     game.expect(seat, "draw")
     if game.drawn is not None:
         raise IllegalAction("you have already drawn this turn: play that card or keep it")
-    if not game.rules.may_draw_when_playable and has_play(game, seat):
+    if not game.rules.may_draw and has_play(game, seat):
         raise CardNotPlayable("you hold a playable card, so you may not draw")
-    game.exposed = None
+    game.close_windows()
     cards = game.draw(seat, 1, Why.TURN, events)
     if cards and (cards[0] is UNKNOWN or playable(game, seat, cards[0])):
         game.drawn = cards[0]
@@ -39,12 +39,14 @@ def has_play(game: Game, seat: int) -> bool:
 
 
 def push_pass(game: Game, action: Pass, events: list[Event]) -> None:
+    """Keep the card just drawn (classic), or play nothing after pressing (Attack, under
+    atk_play_after_press), and end the turn."""
     seat = action.seat
-    game.expect(seat, "keep the drawn card")
+    game.expect(seat, "pass")
     drawn = game.drawn
-    if drawn is None:
+    if drawn is None and not game.pressed:
         raise IllegalAction("only a card just drawn can be kept: draw first")
-    if game.rules.must_play_drawn_if_playable and drawn is not UNKNOWN:
+    if drawn not in (None, UNKNOWN) and game.rules.must_play_drawn_if_playable:
         raise IllegalAction(f"the drawn card {drawn} is playable and must be played")
     events.append(Passed(seat))
     game.end_turn(seat)
@@ -59,9 +61,15 @@ def push_press(game: Game, action: Press, events: list[Event]) -> None:
         _owed_press(game, duty, action.cards, events)
         return
     game.expect(seat, "press the launcher")
+    if game.pressed:
+        raise IllegalAction("you have pressed this turn: play a card or pass")
     game.launch(seat, action.cards, Why.TURN, events)
-    game.exposed = None
-    game.end_turn(seat)
+    game.close_windows()
+    table = game.knowledge is Knowledge.TABLE
+    if game.rules.atk_play_after_press and (table or has_play(game, seat)):
+        game.pressed = True
+    else:
+        game.end_turn(seat)
 
 
 _PRESSES = (DutyKind.PRESS, DutyKind.PRESS_UNTIL_FIRE)
@@ -69,12 +77,10 @@ _PRESSES = (DutyKind.PRESS, DutyKind.PRESS_UNTIL_FIRE)
 
 def _owed_press(game: Game, duty: Duty, reported: int, events: list[Event]) -> None:
     got = game.launch(duty.seat, reported, duty.why, events)
-    if duty.kind is DutyKind.PRESS:
+    duty.stackable = False  # a Hit 2 already being pressed is no longer passed on
+    if duty.kind is DutyKind.PRESS or got > 0:
         duty.count -= 1
-        done = duty.count == 0
-    else:
-        done = got > 0 or game.launcher_exhausted()
-    if done:
+    if duty.count == 0 or (duty.kind is DutyKind.PRESS_UNTIL_FIRE and game.launcher_exhausted()):
         game.duties.pop(0)
 
 
@@ -90,32 +96,42 @@ def _penalty_duty(game: Game, seat: int, what: str) -> Duty:
 def push_accept(game: Game, action: Accept, events: list[Event]) -> None:
     duty = _penalty_duty(game, action.seat, "accept")
     game.duties.pop(0)
+    game.jump = None
     game.draw(action.seat, duty.count, duty.why, events)
-    events.append(Skipped(action.seat))
+    if game.turn != action.seat:
+        events.append(Skipped(action.seat))
 
 
 def push_challenge(game: Game, action: Challenge, events: list[Event]) -> None:
-    """§3.2: the victim of a Wild Draw Four challenges it."""
+    """§3.2 (and §10.1 inside a stack): the victim challenges the last Wild Draw Four."""
     seat = action.seat
     duty = _penalty_duty(game, seat, "challenge")
+    if not duty.challengeable:
+        raise IllegalAction("only a Wild Draw Four can be challenged")
     guilty = _verdict(game, duty, action.guilty)
-    game.duties.pop(0)
-    events.append(Challenged(seat, duty.offender, guilty))
-    if guilty:
-        game.draw(duty.offender, 4, Why.CHALLENGE, events)
-        if game.rules.challenge_success_victim_plays:
-            game.turn = seat
-        else:
-            events.append(Skipped(seat))
-    else:
+    events.append(Challenged(seat, duty.source, guilty))
+    game.jump = None
+    if not guilty:
+        game.duties.pop(0)
         game.draw(seat, duty.count + 2, Why.CHALLENGE, events)
+        events.append(Skipped(seat))
+        return
+    game.draw(duty.source, duty.share, Why.CHALLENGE, events)
+    duty.count -= duty.share
+    duty.challengeable = False
+    if duty.count > 0:
+        return  # the rest of the stack still stands: accept it or pass it on
+    game.duties.pop(0)
+    if game.rules.challenge_success_victim_plays:
+        game.turn = seat
+    else:
         events.append(Skipped(seat))
 
 
 def _verdict(game: Game, duty: Duty, claimed: bool | None) -> bool:
     """Was the challenged Wild Draw Four illegal? The engine knows in full mode; at a table
     the players say what the shown hand proved. A last card is always legal (§3.2)."""
-    legal = True if not game.hands[duty.offender] else duty.legal
+    legal = True if not game.hands[duty.source] else duty.legal
     if legal is None:
         if claimed is None:
             raise BadChoice("say what the shown hand proved: guilty or not guilty")

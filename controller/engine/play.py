@@ -1,106 +1,133 @@
-"""Playing a card: what may be played (§3.1, §3.2) and what follows (§4, §5, §6)."""
+"""Playing cards: a turn's play, a stacked draw card (§10.1), a jump-in (§10.2), a group of
+cards (§10.3), and the house rules' wrong-play penalties (§10.7). What follows a play is in
+`resolve.py`; what may be played in `legality.py`."""
 
 from __future__ import annotations
 
+from enum import Enum
 from typing import TYPE_CHECKING
 
 from .actions import Play
-from .cards import UNKNOWN, Card, Face
-from .effects import EFFECTS, Effect
-from .errors import BadChoice, CardNotHeld, CardNotPlayable
-from .events import (
-    Event,
-    FalseCall,
-    Played,
-    Reversed,
-    Skipped,
-    Traded,
-    UnoCalled,
-    UnoMissed,
-    WentOut,
-    Why,
-)
-from .state import Duty, DutyKind, Knowledge
+from .cards import UNKNOWN, Card
+from .effects import Effect
+from .errors import BadChoice, CardNotHeld, CardNotPlayable, WrongPhase
+from .events import Event, Played, WentOut, Why
+from .legality import jumps_in, playable, shed_with, stacks, wd4_legal, why_not
+from .resolve import after_play, resolve
+from .state import DutyKind, Knowledge, Phase
 
 if TYPE_CHECKING:
     from .game import Game
 
 
-# ----------------------------------------------------------------------- what may be played
-
-
-def matches(game: Game, c: Card) -> bool:
-    """§3.1: the card fits the top card (colour, number or symbol), or it is a wild."""
-    if c.is_wild:
-        return True
-    if game.free_lead:
-        return c is not UNKNOWN
-    return c.colour is game.colour or c.face is game.top.face
-
-
-def playable(game: Game, seat: int, c: Card) -> bool:
-    """`c` may be played by `seat` now, judged on the cards the engine can see."""
-    if not matches(game, c):
-        return False
-    if not EFFECTS[c.face].may_be_last and len(game.hands[seat]) == 1:
-        return False
-    if c.face is Face.WILD_DRAW_FOUR and not wd4_bluff_allowed(game):
-        return wd4_legal(game, seat, c) is not False
-    return True
-
-
-def wd4_bluff_allowed(game: Game) -> bool:
-    rules = game.rules
-    return rules.wd4_bluffing and rules.wd4_legality != "no_other_play"
-
-
-def wd4_legal(game: Game, seat: int, played: Card) -> bool | None:
-    """§3.2: whether playing this Wild Draw Four is legal (None: the hand is not known)."""
-    others = [c for c in game.hands[seat] if c is not played]
-    if UNKNOWN in others:
-        return None
-    rule = game.rules.wd4_legality
-    if rule == "colour":
-        return not any(c.colour is game.colour for c in others)
-    if rule == "colour_or_face":
-        top = game.top
-        return not any(c.colour is game.colour or c.face is top.face for c in others)
-    return not any(matches(game, c) and c.face is not Face.WILD_DRAW_FOUR for c in others)
-
-
-def discarded_with(game: Game, seat: int, played: Card) -> list[Card]:
-    """Discard All (§4.2): every other card in the hand of the played card's colour."""
-    hand = game.hands[seat][:]
-    hand.remove(played)
-    return [c for c in hand if c.colour is played.colour]
-
-
-# ----------------------------------------------------------------------- checking a play
+class Mode(Enum):
+    TURN = "turn"  # the player whose turn it is
+    STACK = "stack"  # the victim of a draw (or Hit 2) passes it on
+    JUMP = "jump"  # anyone else, out of turn, with an identical card
 
 
 def push_play(game: Game, action: Play, events: list[Event]) -> None:
-    seat, c = action.seat, action.card
-    game.expect(seat, "play")
-    effect = EFFECTS[c.face]
-    if game.drawn is not None:
-        _check_drawn(game, c)
-    _check_held(game, seat, (c, *action.also))
-    if not playable(game, seat, c):
-        raise CardNotPlayable(_why_not(game, seat, c))
+    seat, c, group = action.seat, action.card, action.group
+    mode = play_mode(game, seat)
+    cards = (c, *group)
+    _check_held(game, seat, (*cards, *action.also))
+    if mode is Mode.TURN and game.drawn is not None:
+        _check_drawn(game, c, group)
+    if not _allowed(game, mode, seat, c, group):
+        _refuse_or_penalise(game, mode, action, events)
+        return
+    effect = game.effects[c.face]
     if c.is_wild is (action.colour is None):
         _refuse_colour(c)
     if effect.trade or action.target is not None:
         _check_target(game, seat, effect, action)
     also = _check_also(game, seat, effect, action) if effect.discard_colour or action.also else ()
-    legal = wd4_legal(game, seat, c) if effect.challengeable else None
-    _lay_down(game, seat, c, also, action, events)
-    resolve(game, seat, c, effect, action, legal, events)
-    _after_play(game, seat, action.uno, events)
+    legal = wd4_legal(game, seat, cards) if effect.challengeable else None
+    if mode is Mode.STACK and game.rules.stack_wd4_ignores_legality and effect.challengeable:
+        legal = True
+    carried = _take_pending(game, mode)
+    _lay_down(game, seat, cards, also, action, events)
+    out = _went_out(game, seat, events)
+    resolve(game, seat, c, len(cards), action, legal, carried, events)
+    after_play(game, seat, action.uno, out, events)
+    if game.jumpin is not None:
+        game.jump = (seat, c)
 
 
-def _check_drawn(game: Game, c: Card) -> None:
+def play_mode(game: Game, seat: int) -> Mode:
+    """Which kind of play `seat` may make now; refuses a play that is none of them."""
+    if seat == game.turn and not game.duties and game.jump is None:
+        game.expect(seat, "play")
+        return Mode.TURN
+    if game.phase is not Phase.PLAYING:
+        raise WrongPhase(f"the deal is {game.phase.value.replace('_', ' ')}: cannot play")
+    duty = game.duties[0] if game.duties else None
+    if duty is not None and duty.seat == seat and _passable(game, duty):
+        return Mode.STACK
+    window_open = game.jump is not None and game.jump[0] != seat and game.jumpin is not None
+    out_of_turn = duty is not None or seat != game.turn
+    if window_open and out_of_turn and game.hands[seat] and game.active[seat]:
+        return Mode.JUMP
+    game.expect(seat, "play")
+    return Mode.TURN
+
+
+def _passable(game: Game, duty: object) -> bool:
+    """The duty may be answered with a card (stacking, or a jump-in by its victim)."""
+    kind = getattr(duty, "kind", None)
+    if kind is DutyKind.PRESS:
+        return bool(getattr(duty, "stackable", False))
+    return kind is DutyKind.PENALTY and (
+        game.rules.stacking is not None or game.rules.jumpin is not None
+    )
+
+
+def _allowed(game: Game, mode: Mode, seat: int, c: Card, group: tuple[Card, ...]) -> bool:
+    if mode is Mode.TURN:
+        return playable(game, seat, c, group)
+    if mode is Mode.JUMP or not stacks(game, game.duties[0], c):
+        if not (jumps_in(game, c) and all(other is c for other in group)):
+            return False
+        return not group or playable(game, seat, c, group)
+    return all(other.face is c.face for other in group) and playable(game, seat, c, group)
+
+
+def _refuse_or_penalise(game: Game, mode: Mode, action: Play, events: list[Event]) -> None:
+    """A wrong card: refused, or under §10.7 / §10.2 taken back with a 2-card penalty."""
+    seat, c, group = action.seat, action.card, action.group
+    rules = game.rules
+    if mode is Mode.JUMP:
+        if not rules.wrong_jumpin_penalty or c is UNKNOWN:
+            raise CardNotPlayable(f"only a card identical to {game.jump_card} can jump in")
+        game.penalise(seat, Why.WRONG_JUMP_IN, events)
+        return
+    if mode is Mode.STACK:
+        raise CardNotPlayable(f"{c} cannot answer the {game.top}: accept it or pass it on")
+    if not rules.wrong_play_penalty or c is UNKNOWN:
+        raise CardNotPlayable(why_not(game, seat, c, group))
+    game.close_windows()
+    game.penalise(seat, Why.WRONG_PLAY, events)
+    if not game.duties or rules.attack:
+        game.end_turn(seat)
+
+
+def _take_pending(game: Game, mode: Mode) -> int:
+    """A stacked or jumped-in card takes over the pending draw or presses (§10.1, §10.2)."""
+    if mode is Mode.TURN or not game.duties:
+        return 0
+    duty = game.duties[0]
+    if duty.kind not in (DutyKind.PENALTY, DutyKind.PRESS):
+        return 0
+    if mode is Mode.JUMP and duty.seat != game.next_seat(game.jump_seat):
+        return 0
+    game.duties.pop(0)
+    accumulate = mode is Mode.STACK or game.rules.jumpin_draw_accumulate
+    return duty.count if accumulate else 0
+
+
+def _check_drawn(game: Game, c: Card, group: tuple[Card, ...]) -> None:
     drawn = game.drawn
-    if drawn is not UNKNOWN and c is not drawn:
+    if drawn is not UNKNOWN and game.pressed is False and (c is not drawn or group):
         raise CardNotPlayable(f"after drawing, only the drawn card ({drawn}) may be played")
 
 
@@ -116,23 +143,6 @@ def _check_held(game: Game, seat: int, cards: tuple[Card, ...]) -> None:
             spare_unknown -= short
             if spare_unknown < 0:
                 raise CardNotHeld(f"P{seat} does not hold {c}")
-
-
-def _why_not(game: Game, seat: int, c: Card) -> str:
-    if c is UNKNOWN:
-        return "say which card was played"
-    if matches(game, c) and len(game.hands[seat]) == 1:
-        return f"{c.face.name.replace('_', ' ').title()} may not be your last card"
-    if matches(game, c):
-        return f"Wild Draw Four is only legal with {_WD4_NEEDS[game.rules.wd4_legality]}"
-    return f"{c} does not match the top card {game.top} (active colour {game.colour})"
-
-
-_WD4_NEEDS = {
-    "colour": "no card of the active colour",
-    "colour_or_face": "no card of the active colour, number or symbol",
-    "no_other_play": "no other play",
-}
 
 
 def _refuse_colour(c: Card) -> None:
@@ -154,110 +164,60 @@ def _check_target(game: Game, seat: int, effect: Effect, action: Play) -> None:
 
 
 def _check_also(game: Game, seat: int, effect: Effect, action: Play) -> tuple[Card, ...]:
-    """The cards that go down with the played one (Discard All's colour)."""
+    """The cards that go down with a Discard All: every card of its colour(s), or under
+    discard_all_choose_subset the ones the player chose."""
     if not effect.discard_colour:
-        if action.also:
-            raise BadChoice(f"{action.card} is played alone")
-        return ()
-    colour = action.card.colour
-    if any(c is not UNKNOWN and c.colour is not colour for c in action.also):
-        raise BadChoice(f"Discard All sheds only {colour} cards")
+        raise BadChoice(f"{action.card} is played alone")
+    colours = {c.colour for c in (action.card, *action.group)}
+    if any(c is not UNKNOWN and c.colour not in colours for c in action.also):
+        raise BadChoice(f"Discard All sheds only {'/'.join(sorted(map(str, colours)))} cards")
     if game.knowledge is Knowledge.TABLE:
         return action.also
-    required = discarded_with(game, seat, action.card)
+    required = shed_with(game, seat, (action.card, *action.group))
+    if game.rules.discard_all_choose_subset:
+        return action.also
     if action.also and sorted(action.also, key=id) != sorted(required, key=id):
-        raise BadChoice(f"Discard All sheds every {colour} card in the hand")
+        raise BadChoice("Discard All sheds every card of its colour in the hand")
     return tuple(required)
 
 
-# ----------------------------------------------------------------------- what follows
-
-
 def _lay_down(
-    game: Game, seat: int, c: Card, also: tuple[Card, ...], action: Play, events: list[Event]
+    game: Game,
+    seat: int,
+    cards: tuple[Card, ...],
+    also: tuple[Card, ...],
+    action: Play,
+    events: list[Event],
 ) -> None:
     hand = game.hands[seat]
-    for down in (c, *also):
+    for down in (*cards, *also):
         try:
             hand.remove(down)
         except ValueError:  # at a table: a card nobody had seen
             hand.remove(UNKNOWN)
-    game.exposed = None  # a voluntary action closes any catch window
+    game.close_windows()
+    c = cards[0]
     game.discard.extend(also)
+    game.discard.extend(cards[1:])
     game.discard.append(c)
     game.colour = action.colour if c.is_wild else c.colour
     game.drawn = None
+    game.pressed = False
     game.free_lead = False
-    events.append(Played(seat, c, game.colour, also))  # type: ignore[arg-type]
+    events.append(Played(seat, c, game.colour, also, cards[1:]))  # type: ignore[arg-type]
 
 
-def resolve(
-    game: Game,
-    seat: int,
-    c: Card,
-    effect: Effect,
-    action: Play,
-    wd4_was_legal: bool | None,
-    events: list[Event],
-) -> None:
-    """Apply the effect of `c`, played by `seat` (or treated as played by it), §4 and §7."""
-    if effect.trade and action.target is not None:
-        hands = game.hands
-        hands[seat], hands[action.target] = hands[action.target], hands[seat]
-        events.append(Traded(seat, action.target))
-    if effect.reverse:
-        game.direction = -game.direction
-        events.append(Reversed(game.direction))
-    victim = game.next_seat(seat)
-    _charge(game, seat, victim, effect, wd4_was_legal, events)
-    if effect.skip or (effect.reverse and game.active_count == 2):
-        if not (effect.challengeable and wd4_bluff_allowed(game)):
-            events.append(Skipped(victim))
-        game.turn = game.next_seat(seat, 2)
+def _went_out(game: Game, seat: int, events: list[Event]) -> bool:
+    """§6 and §9.3: an empty hand wins the deal, or leaves it under within-deal elimination.
+    (A jump-in on the winning card that empties the jumper's hand wins nothing more.)"""
+    if game.hands[seat]:
+        return False
+    elimination = game.elimination
+    if game.winner is not None and not elimination:
+        return False
+    events.append(WentOut(seat))
+    if elimination:
+        game.finish(seat)
     else:
-        game.turn = victim
-
-
-def _charge(
-    game: Game,
-    seat: int,
-    victim: int,
-    effect: Effect,
-    wd4_was_legal: bool | None,
-    events: list[Event],
-) -> None:
-    """What the card makes others draw or press."""
-    duties = game.duties
-    if effect.challengeable and wd4_bluff_allowed(game):
-        duties.append(
-            Duty(DutyKind.PENALTY, victim, effect.draw, Why.DRAW_FOUR, seat, wd4_was_legal)
-        )
-    elif effect.draw:
-        why = Why.DRAW_FOUR if effect.wild else Why.DRAW_TWO
-        game.draw(victim, effect.draw, why, events)
-    if effect.presses:
-        duties.append(Duty(DutyKind.PRESS, victim, effect.presses, Why.HIT_TWO))
-    if effect.until_fire:
-        duties.append(Duty(DutyKind.PRESS_UNTIL_FIRE, victim, 1, Why.HIT_FIRE))
-    if effect.everyone_presses:
-        duties.extend(
-            Duty(DutyKind.PRESS, other, 1, Why.ALL_HIT) for other in game.seats_after(seat)
-        )
-
-
-def _after_play(game: Game, seat: int, called: bool, events: list[Event]) -> None:
-    """§5 and §6: the UNO call (or its absence), and going out."""
-    size = len(game.hands[seat])
-    if size == 0:
         game.winner = seat
-        events.append(WentOut(seat))
-    elif game.in_uno_state(seat):
-        if called:
-            events.append(UnoCalled(seat))
-        else:
-            game.exposed = seat
-            events.append(UnoMissed(seat))
-    elif called:
-        events.append(FalseCall(seat))
-        if game.rules.uno_false_call_penalty:
-            game.penalise(seat, Why.FALSE_CALL, events)
+    return True

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .actions import EnterHand
-from .cards import UNKNOWN
+from .cards import UNKNOWN, Card
 from .errors import BadChoice, IllegalAction, WrongPhase
 from .events import DealEnded, Event
 from .state import Knowledge, Phase
@@ -15,11 +15,13 @@ if TYPE_CHECKING:
 
 
 def end_deal(game: Game, events: list[Event]) -> None:
-    """The winner's last card and its effects are done: count every hand."""
-    game.exposed = None
+    """The winner's last card and its effects are done (or, under within-deal elimination,
+    one player is left holding cards): count every hand."""
+    game.exposed = ()
+    game.jump = None
     game.drawn = None
-    if game.knowledge is Knowledge.FULL:
-        game.shown = {seat: (game.value(hand), len(hand)) for seat, hand in enumerate(game.hands)}
+    if game.knowledge is Knowledge.FULL or game.rules.format == "elim_within_deal":
+        game.shown = {seat: (_value(game, hand), len(hand)) for seat, hand in enumerate(game.hands)}
         _finish(game, events)
         return
     game.phase = Phase.SCORING
@@ -54,10 +56,18 @@ def _counted(game: Game, seat: int, action: EnterHand) -> tuple[int, int]:
     return game.value(list(action.cards)), len(action.cards)
 
 
+def _value(game: Game, hand: list[Card]) -> int:
+    return 0 if UNKNOWN in hand else game.value(hand)
+
+
 def _finish(game: Game, events: list[Event]) -> None:
     shown = game.shown
     seats = range(game.players)
     game.points = tuple(shown[seat][0] for seat in seats)
     game.phase = Phase.OVER
     assert game.winner is not None
-    events.append(DealEnded(game.winner, game.points, tuple(shown[seat][1] for seat in seats)))
+    cards_left = tuple(shown[seat][1] for seat in seats)
+    order, loser = tuple(game.finished), None
+    if game.rules.format == "elim_within_deal":
+        loser = next(seat for seat in seats if game.active[seat])
+    events.append(DealEnded(game.winner, game.points, cards_left, order, loser))

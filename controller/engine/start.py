@@ -53,6 +53,8 @@ def start_pile(game: Game, c: Card, events: list[Event]) -> None:
     first = dealer if game.rules.first_player == "dealer" else game.next_seat(dealer)
     game.turn = first
     _STARTS.get(c.face, _plain)(game, first, events)
+    if game.rules.jumpin is not None:
+        game.jump = (dealer, c)  # §10.2: the turned-up card counts as played by the dealer
 
 
 # Each function applies one turned-up card (§2.5) with F = `first`; game.turn is F on entry.
@@ -77,8 +79,15 @@ def _reverse(game: Game, first: int, events: list[Event]) -> None:
 
 
 def _draw_two(game: Game, first: int, events: list[Event]) -> None:
+    """F draws 2 (and is skipped). Under stacking or jump-in F may still pass it on, or
+    someone may jump in, so the 2 cards become a penalty F faces."""
+    skips = game.rules.start_draw2_skips
+    if game.rules.stacking or game.rules.jumpin:
+        game.duties.append(Duty(DutyKind.PENALTY, first, 2, Why.DRAW_TWO, game.dealer))
+        game.turn = game.next_seat(first) if skips else first
+        return
     game.draw(first, 2, Why.DRAW_TWO, events)
-    if game.rules.start_draw2_skips:
+    if skips:
         _skip(game, first, events)
 
 

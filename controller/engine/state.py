@@ -32,7 +32,7 @@ class DutyKind(StrEnum):
     PRESS = "press"  # press the launcher `count` more times
     PRESS_UNTIL_FIRE = "press_until_fire"  # press until a press gives at least one card
     CHOOSE_COLOUR = "choose_colour"  # name the colour of a turned-up wild
-    PENALTY = "penalty"  # face a pending draw of `count`: accept it or challenge
+    PENALTY = "penalty"  # face a pending draw of `count`: accept, challenge or stack
 
 
 @dataclass(slots=True)
@@ -43,8 +43,14 @@ class Duty:
     seat: int
     count: int = 0
     why: Why = Why.TURN
-    offender: int = -1  # PENALTY: who played the Wild Draw Four
-    legal: bool | None = None  # PENALTY: was it legal (None: nobody at the table knows yet)
+    source: int = -1  # who played the card that created it
+    challengeable: bool = False  # PENALTY: a Wild Draw Four the victim may challenge
+    legal: bool | None = None  # ...and was it legal (None: nobody at the table knows yet)
+    share: int = 0  # PENALTY: the part of `count` a successful challenge takes off
+    stackable: bool = False  # may be passed on with a matching card (§10.1)
 
     def copy(self) -> Duty:
-        return Duty(self.kind, self.seat, self.count, self.why, self.offender, self.legal)
+        return Duty(
+            self.kind, self.seat, self.count, self.why, self.source, self.challengeable,
+            self.legal, self.share, self.stackable,
+        )  # fmt: skip

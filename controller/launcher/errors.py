@@ -3,12 +3,14 @@ that only know Python's exceptions still catch them sensibly."""
 
 from __future__ import annotations
 
+from controller.sections import ConfigError
+
 
 class LauncherError(Exception):
     """Base class for everything the launcher layer raises."""
 
 
-class PinProfileError(LauncherError, ValueError):
+class PinProfileError(LauncherError, ConfigError):
     """A pin profile is invalid: the message names the section and key."""
 
 

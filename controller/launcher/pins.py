@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from controller.launcher.errors import PinProfileError
-from controller.launcher.sections import PIN, Section, build_section, dump_section, toml_value
+from controller.sections import PIN, Section, build_section, dump_section, toml_value
 
 UNIT = {"gt": 0.0, "le": 1.0}
 MS = {"ge": 0.0, "le": 60_000.0}
@@ -33,8 +33,14 @@ _REQUIRED = {
 _OPTIONAL = {"hbridge": ("enable",), "phase_enable": (), "mosfet": ()}
 
 
+class PinSection(Section):
+    """A section of a pin profile: its errors are `PinProfileError`s."""
+
+    ERROR = PinProfileError
+
+
 @dataclass(frozen=True)
-class MotorPins(Section):
+class MotorPins(PinSection):
     """The feed motor's driver and its input lines.
 
     ``hbridge``: DRV8833 / TB6612 / L293D / L298N, ``forward`` and ``backward`` inputs and an
@@ -74,7 +80,7 @@ class MotorPins(Section):
 
 
 @dataclass(frozen=True)
-class ButtonPins(Section):
+class ButtonPins(PinSection):
     """The big UNO button: a switch from the pin to GND; the internal pull-up holds it high."""
 
     SECTION = "button"
@@ -82,7 +88,7 @@ class ButtonPins(Section):
 
 
 @dataclass(frozen=True)
-class BeamPins(Section):
+class BeamPins(PinSection):
     """The exit break-beam. ``blocked = "low"`` for open-collector IR receivers (pulled up)."""
 
     SECTION = "beam"
@@ -91,7 +97,7 @@ class BeamPins(Section):
 
 
 @dataclass(frozen=True)
-class LedPins(Section):
+class LedPins(PinSection):
     """The LED behind the UNO button (PWM for pulsing), through a resistor or a transistor."""
 
     SECTION = "button_led"
@@ -99,7 +105,7 @@ class LedPins(Section):
 
 
 @dataclass(frozen=True)
-class RgbPins(Section):
+class RgbPins(PinSection):
     """An RGB LED (or strip driver inputs) showing the active colour."""
 
     SECTION = "rgb_led"
@@ -110,7 +116,7 @@ class RgbPins(Section):
 
 
 @dataclass(frozen=True)
-class BuzzerPins(Section):
+class BuzzerPins(PinSection):
     """A buzzer: ``active`` (on/off, fixed pitch) or ``tonal`` (a passive piezo driven by PWM)."""
 
     SECTION = "buzzer"
@@ -119,7 +125,7 @@ class BuzzerPins(Section):
 
 
 @dataclass(frozen=True)
-class LidPins(Section):
+class LidPins(PinSection):
     """A lid switch to GND (pulled up). ``open`` is the level the pin reads with the lid open."""
 
     SECTION = "lid"
@@ -128,7 +134,7 @@ class LidPins(Section):
 
 
 @dataclass(frozen=True)
-class EjectorTuning(Section):
+class EjectorTuning(PinSection):
     """Closed-loop ejection. Times in milliseconds, speeds as PWM duty 0..1.
 
     A card counts on a complete beam pulse between `min_pulse_ms` (shorter is noise) and
@@ -174,7 +180,7 @@ def _ms_fields(section: Section) -> list[Any]:
 
 
 @dataclass(frozen=True)
-class PressTuning(Section):
+class PressTuning(PinSection):
     """Button handling: debounce lock-out, long press, and the stuck-button fault."""
 
     SECTION = "press"
@@ -190,7 +196,7 @@ class PressTuning(Section):
 
 
 @dataclass(frozen=True)
-class Calibration(Section):
+class Calibration(PinSection):
     """What `uno-attack calibrate` measured at `speed` (informational; tuning derives from it)."""
 
     SECTION = "calibration"

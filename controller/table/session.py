@@ -31,7 +31,7 @@ from controller.engine import (
     duty_text,
 )
 from controller.engine.match import DealRecord, Match
-from controller.engine.options import OptionValue
+from controller.engine.option_table import OptionValue
 from controller.launcher.policy import PROFILES
 
 from .codec import BadRequest, action_from_dict, action_to_dict, events_to_dicts

@@ -47,7 +47,7 @@ def test_a_play_answers_with_events_and_state(playing: Tablet) -> None:
     assert response.status_code == 200
     body = response.get_json()
     assert body["events"][0] == {
-        "type": "Played", "seat": 0, "card": "R7", "colour": "R", "also": [],
+        "type": "Played", "seat": 0, "card": "R7", "colour": "R", "also": [], "group": [],
     }  # fmt: skip
     assert body["state"]["deal"]["to_move"] == 1 and body["seq"] == body["state"]["seq"]
 

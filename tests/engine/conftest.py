@@ -18,13 +18,17 @@ def state_of(game: Game) -> dict[str, Any]:
         "hands": [hand[:] for hand in game.hands],
         "pile": game.pile[:],
         "discard": game.discard[:],
-        "duties": [(d.kind, d.seat, d.count, d.why, d.offender, d.legal) for d in game.duties],
+        "duties": [
+            (d.kind, d.seat, d.count, d.why, d.source, d.challengeable, d.legal, d.share,
+             d.stackable)
+            for d in game.duties
+        ],
         "rng": game.rng.getstate(),
         **{
             name: getattr(game, name)
             for name in (
                 "colour", "direction", "turn", "drawn", "exposed", "winner", "phase",
-                "free_lead", "points", "active", "shown",
+                "free_lead", "points", "active", "shown", "jump", "pressed", "finished",
             )
         },
     }  # fmt: skip

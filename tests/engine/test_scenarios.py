@@ -276,7 +276,7 @@ def test_t16_trade_hands_with_a_one_card_player() -> None:
     game = position(top="R4", hands={0: "RTH B3 G5 Y7", 2: "R9"})
     game.push(Play(0, c("RTH"), target=2))
     assert game.hands[0] == [c("R9")] and game.hands[2] == parse_cards("B3 G5 Y7")
-    assert game.exposed == 0 and game.to_move() == 1 and game.colour is R
+    assert game.exposed == (0,) and game.to_move() == 1 and game.colour is R
     events = game.push(Catch(3, 0))
     assert game.duties[0].seat == 0 and game.duties[0].count == 2
     assert Caught(3, 0) in events
@@ -285,7 +285,7 @@ def test_t16_trade_hands_with_a_one_card_player() -> None:
 def test_t16_trade_hands_called_uno_is_safe() -> None:
     game = position(top="R4", hands={0: "RTH B3 G5 Y7", 2: "R9"})
     game.push(Play(0, c("RTH"), target=2, uno=True))
-    assert game.exposed is None and not game.duties
+    assert game.exposed == () and not game.duties
 
 
 def test_t17_trade_hands_cannot_be_the_last_card() -> None:
@@ -305,7 +305,7 @@ def test_t18_what_discard_all_removes() -> None:
     events = game.push(Play(0, c("YDA")))
     assert game.hands[0] == parse_cards("R5 W")
     assert game.discard[-4:] == parse_cards("Y2 YS YTH YDA")
-    assert not game.duties and game.exposed is None and game.colour is Y
+    assert not game.duties and game.exposed == () and game.colour is Y
     assert game.to_move() == 1 and not any(isinstance(e, Skipped) for e in events)
 
 
@@ -313,7 +313,7 @@ def test_t18_discard_all_leaving_one_card_needs_uno() -> None:
     game = position(top="Y7", hands={0: "YDA Y2 R5"})
     assert game.moves()[0] == Play(0, c("YDA"), uno=True)
     events = game.push(Play(0, c("YDA")))
-    assert UnoMissed(0) in events and game.exposed == 0
+    assert UnoMissed(0) in events and game.exposed == (0,)
 
 
 def test_t19_going_out_with_discard_all() -> None:

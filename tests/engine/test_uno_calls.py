@@ -18,20 +18,20 @@ def exposed_game(game_kind: str = "classic", **options: object):
     """P0 has just played R1 from [R1 R2] without calling UNO."""
     game = position(game_kind, top="R5", hands={0: "R1 R2"}, **options)  # type: ignore[arg-type]
     events = game.push(Play(0, c("R1")))
-    assert UnoMissed(0) in events and game.exposed == 0
+    assert UnoMissed(0) in events and game.exposed == (0,)
     return game
 
 
 def test_calling_with_the_play_is_safe() -> None:
     game = position("classic", top="R5", hands={0: "R1 R2"})
     events = game.push(Play(0, c("R1"), uno=True))
-    assert UnoCalled(0) in events and game.exposed is None
+    assert UnoCalled(0) in events and game.exposed == ()
 
 
 def test_caught_in_classic_draws_two() -> None:
     game = exposed_game()
     events = game.push(Catch(2, 0))
-    assert Caught(2, 0) in events and len(game.hands[0]) == 3 and game.exposed is None
+    assert Caught(2, 0) in events and len(game.hands[0]) == 3 and game.exposed == ()
 
 
 def test_caught_in_attack_presses_twice() -> None:
@@ -54,7 +54,7 @@ def test_late_call_before_anyone_catches_is_safe() -> None:
 def test_window_closes_at_the_next_voluntary_action() -> None:
     game = exposed_game()
     game.push(Draw(1))
-    assert game.exposed is None
+    assert game.exposed == ()
     events = game.push(Catch(2, 0))
     assert FalseAccusation(2, 0) in events and len(game.hands[0]) == 1
 
@@ -63,7 +63,7 @@ def test_forced_presses_do_not_close_the_window() -> None:
     game = position("attack", top="R5", hands={0: "RH2 R2"})
     game.push(Play(0, c("RH2")))
     game.push(Press(1, 0))
-    assert game.exposed == 0
+    assert game.exposed == (0,)
     game.push(Catch(3, 0))
     assert [d.seat for d in game.duties] == [0, 1]
 

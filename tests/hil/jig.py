@@ -19,7 +19,7 @@ from gpiozero.pins.mock import MockConnectedPin, MockFactory, MockPWMPin
 
 from controller.launcher import PinProfile, load_pin_profile
 from controller.launcher.pins import hardware_dir
-from controller.launcher.sections import check_pin
+from controller.sections import check_pin
 
 JIG_FILE = hardware_dir() / "jig" / "jig.toml"
 

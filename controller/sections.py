@@ -14,8 +14,6 @@ import typing
 from dataclasses import MISSING, dataclass, fields
 from typing import Any, ClassVar, Literal, TypeVar, get_args, get_origin
 
-from controller.launcher.errors import PinProfileError
-
 # GPIO numbers (BCM) on the Raspberry Pi's 40-pin header. GPIO 0 and 1 are reserved for the
 # HAT ID EEPROM; 28 and up are not brought out on the header.
 HEADER_PINS = range(2, 28)
@@ -25,12 +23,16 @@ PIN: dict[str, Any] = {"pin": True}
 S = TypeVar("S", bound="Section")
 
 
-def check_pin(name: str, value: int) -> None:
-    """Raise `PinProfileError` naming `name` unless `value` is a usable header GPIO."""
+class ConfigError(ValueError):
+    """A configuration value is missing, unknown or wrong; the message names `section.key`."""
+
+
+def check_pin(name: str, value: int, error: type[ConfigError] = ConfigError) -> None:
+    """Raise `error` naming `name` unless `value` is a usable header GPIO."""
     if value in (0, 1):
-        raise PinProfileError(f"{name}: GPIO {value} is reserved for the HAT ID EEPROM")
+        raise error(f"{name}: GPIO {value} is reserved for the HAT ID EEPROM")
     if value not in HEADER_PINS:
-        raise PinProfileError(
+        raise error(
             f"{name}: GPIO {value} does not exist on the Raspberry Pi 40-pin header (GPIO 2-27)"
         )
 
@@ -40,23 +42,24 @@ class Section:
     """Base of every configuration section; subclasses set `SECTION` and may add `check()`."""
 
     SECTION: ClassVar[str] = ""
+    ERROR: ClassVar[type[ConfigError]] = ConfigError
 
     def __post_init__(self) -> None:
         hints = typing.get_type_hints(type(self))
         for f in fields(self):
             value = getattr(self, f.name)
             name = f"{self.SECTION}.{f.name}"
-            _check_type(name, value, hints[f.name])
-            _check_bounds(name, value, f.metadata)
+            _check_type(name, value, hints[f.name], self.ERROR)
+            _check_bounds(name, value, f.metadata, self.ERROR)
             if isinstance(value, int) and not isinstance(value, bool):
                 object.__setattr__(self, f.name, _coerce(value, hints[f.name]))
         self.check()
 
     def check(self) -> None:
-        """Cross-field rules; raise `PinProfileError` naming the key."""
+        """Cross-field rules; raise `self.error(key, message)` naming the key."""
 
-    def error(self, key: str, message: str) -> PinProfileError:
-        return PinProfileError(f"{self.SECTION}.{key}: {message}")
+    def error(self, key: str, message: str) -> ConfigError:
+        return self.ERROR(f"{self.SECTION}.{key}: {message}")
 
 
 def _coerce(value: int, hint: Any) -> Any:
@@ -64,9 +67,9 @@ def _coerce(value: int, hint: Any) -> Any:
     return float(value) if hint is float else value
 
 
-def _check_type(name: str, value: object, hint: Any) -> None:
+def _check_type(name: str, value: object, hint: Any, error: type[ConfigError]) -> None:
     if not _matches(value, hint):
-        raise PinProfileError(f"{name}: expected {_describe(hint)}, got {value!r}")
+        raise error(f"{name}: expected {_describe(hint)}, got {value!r}")
 
 
 def _matches(value: object, hint: Any) -> bool:
@@ -97,32 +100,34 @@ def _describe(hint: Any) -> str:
     )
 
 
-def _check_bounds(name: str, value: object, meta: typing.Mapping[str, Any]) -> None:
+def _check_bounds(
+    name: str, value: object, meta: typing.Mapping[str, Any], error: type[ConfigError]
+) -> None:
     if value is None or isinstance(value, bool) or not isinstance(value, int | float):
         return
     if meta.get("pin"):
-        check_pin(name, int(value))
+        check_pin(name, int(value), error)
     if "ge" in meta and value < meta["ge"]:
-        raise PinProfileError(f"{name}: must be >= {meta['ge']}, got {value}")
+        raise error(f"{name}: must be >= {meta['ge']}, got {value}")
     if "gt" in meta and value <= meta["gt"]:
-        raise PinProfileError(f"{name}: must be > {meta['gt']}, got {value}")
+        raise error(f"{name}: must be > {meta['gt']}, got {value}")
     if "le" in meta and value > meta["le"]:
-        raise PinProfileError(f"{name}: must be <= {meta['le']}, got {value}")
+        raise error(f"{name}: must be <= {meta['le']}, got {value}")
 
 
 def build_section(cls: type[S], table: object) -> S:
     """Build section `cls` from a parsed TOML table; unknown and missing keys are errors."""
     if not isinstance(table, dict):
-        raise PinProfileError(f"[{cls.SECTION}] must be a table, got {table!r}")
+        raise cls.ERROR(f"[{cls.SECTION}] must be a table, got {table!r}")
     known = {f.name: f for f in fields(cls) if f.init}
     for key in table:
         if key not in known:
-            raise PinProfileError(
+            raise cls.ERROR(
                 f"unknown key '{cls.SECTION}.{key}' (expected one of: {', '.join(known)})"
             )
     for key, f in known.items():
         if key not in table and f.default is MISSING and f.default_factory is MISSING:
-            raise PinProfileError(f"missing key '{cls.SECTION}.{key}'")
+            raise cls.ERROR(f"missing key '{cls.SECTION}.{key}'")
     return cls(**table)
 
 

@@ -1,0 +1,148 @@
+"""What may be played: matching (§3.1), Wild Draw Four legality (§3.2), last-card bans (§6),
+groups of cards (§10.3), stacking (§10.1), jump-ins (§10.2) and the other house-rule limits."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from .cards import UNKNOWN, Card, Face
+from .state import Duty, DutyKind
+
+if TYPE_CHECKING:
+    from .game import Game
+
+DRAW_FACES = (Face.DRAW_TWO, Face.WILD_DRAW_FOUR)
+STACKS_ON: dict[str, dict[Face, tuple[Face, ...]]] = {
+    "s0": {Face.DRAW_TWO: DRAW_FACES, Face.WILD_DRAW_FOUR: (Face.WILD_DRAW_FOUR,)},
+    "s1": {Face.DRAW_TWO: (Face.DRAW_TWO,), Face.WILD_DRAW_FOUR: (Face.WILD_DRAW_FOUR,)},
+}
+"""§10.1: which draw cards may answer the draw card on top, per stacking variant."""
+
+WD4_NEEDS = {
+    "colour": "no card of the active colour",
+    "colour_or_face": "no card of the active colour, number or symbol",
+    "no_other_play": "no other play",
+}
+
+
+def matches(game: Game, c: Card) -> bool:
+    """§3.1: the card fits the top card (colour, number or symbol), or it is a wild."""
+    if c.is_wild:
+        return c.face is not Face.WILD or not _wild_barred(game)
+    if game.free_lead:
+        return c is not UNKNOWN
+    return c.colour is game.colour or c.face is game.top.face
+
+
+def _wild_barred(game: Game) -> bool:
+    """§10.6 strict reading: no plain Wild on a Draw Two or Wild Draw Four."""
+    return game.rules.wild_after_draw == "strict_top" and game.top.face in DRAW_FACES
+
+
+def playable(game: Game, seat: int, c: Card, group: Sequence[Card] = ()) -> bool:
+    """`c` (with the rest of its `group`) may be played by `seat` now, judged on the cards the
+    engine can see. Matching is enough for one card of a group (§10.3)."""
+    if not matches(game, c) and not (group and any(matches(game, other) for other in group)):
+        return False
+    if group and not group_ok(game, c, group):
+        return False
+    if len(game.hands[seat]) <= 1 + len(group) and not may_finish(game, seat, (c, *group)):
+        return False
+    if c.face is Face.WILD_DRAW_FOUR and not wd4_bluff_allowed(game):
+        return wd4_legal(game, seat, (c, *group)) is not False
+    if c.face is Face.WILD_HIT_FIRE and game.rules.whf_needs_no_colour_match:
+        return not any(other.colour is game.colour for other in game.hands[seat])
+    return True
+
+
+def group_ok(game: Game, c: Card, group: Sequence[Card]) -> bool:
+    """§10.3: the cards may go down together under this table's multi-card rule."""
+    rule = game.rules.multi
+    if rule is None or (game.rules.attack and not game.rules.multi_in_attack):
+        return False
+    if rule == "identical":
+        return all(other is c for other in group)
+    return all(other.face is c.face for other in group)
+
+
+def may_finish(game: Game, seat: int, cards: Sequence[Card]) -> bool:
+    """§6 and §4.2: a play that empties the hand may not consist only of cards that may not
+    be last (Trade Hands; Reverse, Skip, Wild under no_finish_on_action...)."""
+    if len(game.hands[seat]) > len(cards):
+        return True
+    return any(game.effects[c.face].may_be_last for c in cards)
+
+
+def wd4_bluff_allowed(game: Game) -> bool:
+    rules = game.rules
+    return rules.wd4_bluffing and rules.wd4_legality != "no_other_play"
+
+
+def wd4_legal(game: Game, seat: int, played: Sequence[Card]) -> bool | None:
+    """§3.2: whether playing these Wild Draw Fours is legal, judged on the rest of the hand
+    (None: the hand is not known)."""
+    others = game.hands[seat][:]
+    for c in played:
+        if c in others:
+            others.remove(c)
+    if UNKNOWN in others:
+        return None
+    rule = game.rules.wd4_legality
+    if rule == "colour":
+        return not any(c.colour is game.colour for c in others)
+    if rule == "colour_or_face":
+        top = game.top
+        return not any(c.colour is game.colour or c.face is top.face for c in others)
+    return not any(matches(game, c) and c.face is not Face.WILD_DRAW_FOUR for c in others)
+
+
+def stacks(game: Game, duty: Duty, c: Card) -> bool:
+    """§10.1: `c` may answer the pending draw (or, under attack_stack_hits, the Hit 2)."""
+    if duty.kind is DutyKind.PRESS:
+        return duty.stackable and c.face is Face.HIT_TWO
+    variant = game.rules.stacking
+    if duty.kind is not DutyKind.PENALTY or variant is None:
+        return False
+    return c.face in STACKS_ON[variant].get(game.top.face, ())
+
+
+def jumps_in(game: Game, c: Card) -> bool:
+    """§10.2: `c` is identical to the card just played (numbers only under jumpin_numbers)."""
+    window, rule = game.jump, game.rules.jumpin
+    if window is None or rule is None:
+        return False
+    if rule == "numbers" and not c.is_number:
+        return False
+    return c is window[1]
+
+
+def shed_with(game: Game, seat: int, played: Sequence[Card]) -> list[Card]:
+    """Discard All (§4.2): every other card in the hand of the played cards' colours."""
+    hand = game.hands[seat][:]
+    for c in played:
+        hand.remove(c)
+    colours = {c.colour for c in played}
+    return [c for c in hand if c.colour in colours]
+
+
+def why_not(game: Game, seat: int, c: Card, group: Sequence[Card]) -> str:
+    """The reason a play is refused, in words."""
+    if c is UNKNOWN:
+        return "say which card was played"
+    if group and not group_ok(game, c, group):
+        return "these cards may not be played together"
+    fits = matches(game, c) or any(matches(game, other) for other in group)
+    if fits and not may_finish(game, seat, (c, *group)):
+        return f"{_name(c)} may not be your last card"
+    if fits and c.face is Face.WILD_HIT_FIRE:
+        return "Wild Hit-Fire is only allowed with no card of the active colour"
+    if fits and c.face is Face.WILD_DRAW_FOUR:
+        return f"Wild Draw Four is only legal with {WD4_NEEDS[game.rules.wd4_legality]}"
+    if c.face is Face.WILD:
+        return "no plain Wild straight after a Draw Two or Wild Draw Four"
+    return f"{c} does not match the top card {game.top} (active colour {game.colour})"
+
+
+def _name(c: Card) -> str:
+    return c.face.name.replace("_", " ").title()

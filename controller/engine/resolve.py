@@ -1,0 +1,130 @@
+"""What follows a play (§4, §5, §7 and the house rules' §10): the card's effect, applied n times
+for a group of n cards, from the seat of whoever played it; then the UNO call."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .actions import Play
+from .cards import Card, Face
+from .effects import Effect
+from .events import Event, FalseCall, Reversed, Skipped, Traded, UnoCalled, UnoMissed, Why
+from .legality import wd4_bluff_allowed
+from .state import Duty, DutyKind
+
+if TYPE_CHECKING:
+    from .game import Game
+
+
+def resolve(
+    game: Game,
+    seat: int,
+    c: Card,
+    n: int,
+    action: Play,
+    wd4_was_legal: bool | None,
+    carried: int,
+    events: list[Event],
+) -> None:
+    """Apply `n` cards of `c`'s face, played by `seat` (or treated as played by it)."""
+    effect = game.effects[c.face]
+    if effect.trade and action.target is not None:
+        _trade(game, seat, action.target, events)
+    if effect.reverse and n % 2:
+        game.direction = -game.direction
+        events.append(Reversed(game.direction))
+    victim = game.next_seat(seat)
+    decided = _charge(game, seat, victim, effect, n, wd4_was_legal, carried, events)
+    game.turn = _next_turn(game, seat, c, effect, n, victim, decided, events)
+
+
+def _trade(game: Game, seat: int, target: int, events: list[Event]) -> None:
+    hands = game.hands
+    hands[seat], hands[target] = hands[target], hands[seat]
+    events.append(Traded(seat, target))
+    if game.rules.uno_after_trade_receiver and game.in_uno_state(target):
+        game.exposed = (*game.exposed, target)
+        events.append(UnoMissed(target))
+
+
+def _charge(
+    game: Game,
+    seat: int,
+    victim: int,
+    effect: Effect,
+    n: int,
+    wd4_was_legal: bool | None,
+    carried: int,
+    events: list[Event],
+) -> bool:
+    """What the cards make others draw or press. True when the victim now has a decision
+    to make (accept, challenge, pass it on) rather than simply losing the turn."""
+    rules, duties = game.rules, game.duties
+    if effect.draw:
+        why = Why.DRAW_FOUR if effect.wild else Why.DRAW_TWO
+        total = effect.draw * n + carried
+        challengeable = effect.challengeable and wd4_bluff_allowed(game)
+        if challengeable or rules.stacking or rules.jumpin:
+            duties.append(
+                Duty(DutyKind.PENALTY, victim, total, why, seat, challengeable, wd4_was_legal,
+                     effect.draw * n)
+            )  # fmt: skip
+            return True
+        game.draw(victim, total, why, events)
+    if effect.presses:
+        count = effect.presses * n + carried
+        stackable = rules.attack_stack_hits
+        duties.append(Duty(DutyKind.PRESS, victim, count, Why.HIT_TWO, stackable=stackable))
+        return stackable
+    if effect.until_fire:
+        duties.append(Duty(DutyKind.PRESS_UNTIL_FIRE, victim, n, Why.HIT_FIRE))
+    if effect.everyone_presses:
+        others = game.seats_after(seat)
+        duties.extend(Duty(DutyKind.PRESS, other, n, Why.ALL_HIT) for other in others)
+    return False
+
+
+def _next_turn(
+    game: Game,
+    seat: int,
+    c: Card,
+    effect: Effect,
+    n: int,
+    victim: int,
+    decided: bool,
+    events: list[Event],
+) -> int:
+    """Whose turn follows: §4 skips, §7 two-player rules, §10.3 n Skips, §10.5 replays."""
+    rules = game.rules
+    if rules.replay_any_count and c.face in (Face.SKIP, Face.REVERSE) and game.active[seat]:
+        return seat
+    two_players = game.active_count == 2 and game.active[seat]
+    skips = 1 if effect.skip else 0
+    if c.face is Face.SKIP or (effect.reverse and two_players):
+        skips = n
+    if not skips:
+        return victim
+    if c.face is Face.SKIP and rules.multi_skip_opponents_only and n > 1:
+        order = game.seats_after(seat)
+        events.extend(Skipped(s) for s in order[: min(n, len(order))])
+        return order[n % len(order)]
+    if not decided:
+        passed = [game.next_seat(seat, k) for k in range(1, skips + 1)]
+        events.extend(Skipped(s) for s in passed if s != seat)
+    return game.next_seat(seat, skips + 1)
+
+
+def after_play(game: Game, seat: int, called: bool, out: bool, events: list[Event]) -> None:
+    """§5: the UNO call, or its absence, judged on the hand after the play."""
+    if out:
+        return
+    if game.in_uno_state(seat):
+        if called:
+            events.append(UnoCalled(seat))
+        else:
+            game.exposed = (*game.exposed, seat)
+            events.append(UnoMissed(seat))
+    elif called:
+        events.append(FalseCall(seat))
+        if game.rules.uno_false_call_penalty:
+            game.penalise(seat, Why.FALSE_CALL, events)
