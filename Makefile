@@ -5,12 +5,23 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint typecheck pytest bench clean venv
+.PHONY: run test lint typecheck pytest bench clean venv chromium
+
+# The browser tests drive Debian's Chromium (Playwright's own download is not used).
+CHROMIUM := /usr/bin/chromium
 
 run: $(VENV)/.run
 	$(VENV)/bin/uno-attack run --demo $(RUN_ARGS)
 
-test: $(VENV)/.test lint typecheck pytest
+test: $(VENV)/.test chromium lint typecheck pytest
+
+# Install Chromium (and a CJK font for the Chinese screenshots) for the browser tests when it
+# is missing and we may: as root with apt-get. Otherwise those tests skip and say why.
+chromium:
+	@if [ ! -x $(CHROMIUM) ] && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "$(CHROMIUM) is missing: installing chromium with apt-get for the browser tests"; \
+	  apt-get update -q && apt-get install -y -q chromium fonts-wqy-zenhei; \
+	fi
 
 lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .

@@ -3,13 +3,16 @@
 // turned-up card, the hands left at the end of a deal, undo and count corrections.
 import { attempt, h, page, post, t } from "./api.js";
 import { cardButton, cardChip, cardPicker, colourButtons } from "./cards.js";
-import { playerName } from "./view.js";
+import { exposedSeats, playerName } from "./view.js";
 
 // What the controls remember between renders: the play being built, picks, typed numbers.
 const ui = { seq: -1, step: null, uno: false, press: 1, round: null, fix: { open: false, seat: 0 }, scoring: { deal: -1, seat: null, picks: {}, typed: {} } };
 let env = null; // {state, mine(seat), demo, accept(state), rerender()}
+let root = null;
+let busy = false; // a tap is on its way: no second tap until it is answered
 
-export function renderControls(root, state, environment) {
+export function renderControls(into, state, environment) {
+  root = into;
   env = { ...environment, state };
   if (state.seq !== ui.seq) Object.assign(ui, { seq: state.seq, step: null, uno: false, round: null });
   if (ui.scoring.deal !== state.deals.length) ui.scoring = { deal: state.deals.length, seat: null, picks: {}, typed: {} };
@@ -20,13 +23,26 @@ function redraw() {
   env.rerender();
 }
 
+/** Send one tap; while it is on its way the controls take no other (a double tap is one). */
+async function send(url, body) {
+  if (busy) return null;
+  busy = true;
+  root.dataset.busy = "true";
+  try {
+    return await attempt(() => post(url, body));
+  } finally {
+    busy = false;
+    delete root.dataset.busy;
+  }
+}
+
 async function act(action) {
-  const answer = await attempt(() => post("/api/actions", { action }));
+  const answer = await send("/api/actions", { action });
   if (answer) env.accept(answer.state);
 }
 
 async function command(url, body = {}) {
-  const answer = await attempt(() => post(url, body));
+  const answer = await send(url, body);
   if (answer?.state) env.accept(answer.state);
 }
 
@@ -73,18 +89,22 @@ function turnUp(state) {
 
 // ---------------------------------------------------------------- the UNO catch window
 
+/** For each player who missed UNO: their own "UNO!" and everybody else's "Catch!". */
 function catchWindow(deal) {
-  const exposed = deal.exposed;
-  if (exposed === null || exposed === undefined) return [];
+  const exposed = exposedSeats(deal);
+  if (!exposed.length) return [];
   const buttons = [];
-  if (env.mine(exposed)) {
-    buttons.push(button(t("uno_for", { name: name(exposed) }), () => act({ type: "CallUno", seat: exposed }), { class: "big uno-call", id: "call-uno" }));
+  for (const target of exposed) {
+    if (env.mine(target)) {
+      const label = t("uno_for", { name: name(target) });
+      buttons.push(button(label, () => act({ type: "CallUno", seat: target }), { class: "big uno-call", "data-target": target }));
+    }
+    deal.hands.forEach((_, seat) => {
+      if (seat === target || !env.mine(seat)) return;
+      const label = t("catches", { name: name(seat), target: name(target) });
+      buttons.push(button(label, () => act({ type: "Catch", seat, target }), { class: "big catch", "data-seat": seat, "data-target": target }));
+    });
   }
-  deal.hands.forEach((_, seat) => {
-    if (seat === exposed || !env.mine(seat)) return;
-    const label = t("catches", { name: name(seat), target: name(exposed) });
-    buttons.push(button(label, () => act({ type: "Catch", seat, target: exposed }), { class: "big catch", "data-seat": seat }));
-  });
   return [h("div", { class: "group catch-window", id: "catch-window" }, buttons)];
 }
 

@@ -16,7 +16,7 @@ export function describe(state, event) {
     count: countOf(event),
     why: event.why ? t(`why_${event.why}`) : "",
     number: event.number ?? "",
-    names: (event.players ?? []).join(", "),
+    names: Array.isArray(event.players) ? event.players.join(", ") : "",
   };
   if (event.type === "DealStarted") params.name = playerName(state, event.dealer);
   if (event.type === "Owes") params.count = event.presses;

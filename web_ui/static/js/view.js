@@ -1,5 +1,5 @@
 // The read-only parts of the scoreboard, drawn from the state (docs/API.md, "The state").
-import { h, page, t } from "./api.js";
+import { h, t } from "./api.js";
 import { cardChip, colourChip } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
@@ -41,14 +41,21 @@ function phaseText(state) {
   return `${t("dealer")}: ${playerName(state, deal.dealer)}`;
 }
 
+/** The players at one card who did not call UNO and may be caught (one seat or a list). */
+export function exposedSeats(deal) {
+  const exposed = deal?.exposed;
+  if (Array.isArray(exposed)) return exposed;
+  return exposed === null || exposed === undefined ? [] : [exposed];
+}
+
 /** The missed-UNO alert and the presses (or choices) owed. */
 export function renderAlerts(state) {
   const deal = state.deal;
-  const exposed = deal?.exposed;
+  const exposed = exposedSeats(deal);
   const duties = deal?.duties ?? [];
-  $("alerts").hidden = exposed === null || exposed === undefined ? duties.length === 0 : false;
-  $("exposed").hidden = exposed === null || exposed === undefined;
-  if (!$("exposed").hidden) $("exposed").textContent = t("exposed", { name: playerName(state, exposed) });
+  $("alerts").hidden = exposed.length === 0 && duties.length === 0;
+  $("exposed").hidden = exposed.length === 0;
+  $("exposed").replaceChildren(...exposed.map((seat) => h("div", { "data-seat": seat }, t("exposed", { name: playerName(state, seat) }))));
   $("duties").replaceChildren(...duties.map((duty) => h("li", { class: "duty", "data-seat": duty.seat }, dutyText(state, duty))));
 }
 
@@ -60,7 +67,6 @@ export function dutyText(state, duty) {
 /** Hand counts with UNO alerts, totals, who deals and who moves. */
 export function renderPlayers(state) {
   const players = state.setup?.players ?? [];
-  const deal = state.deal;
   $("target").textContent = state.target ? `· ${t("target", { points: state.target })}` : "";
   $("players").replaceChildren(...players.map((name, seat) => playerRow(state, name, seat)));
   renderStandings(state);
@@ -71,7 +77,7 @@ function playerRow(state, name, seat) {
   const moving = deal && (deal.to_move ?? deal.turn) === seat;
   const count = deal ? deal.hands[seat] : "";
   const badges = [];
-  if (deal?.exposed === seat) badges.push(h("span", { class: "badge alert" }, `${t("uno")}?`));
+  if (exposedSeats(deal).includes(seat)) badges.push(h("span", { class: "badge alert" }, `${t("uno")}?`));
   else if (deal?.uno.includes(seat)) badges.push(h("span", { class: "badge uno" }, t("uno")));
   if (deal?.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, "D"));
   return h(
@@ -129,5 +135,3 @@ function historyCell(deal, delta, seat) {
   const text = delta > 0 ? `+${delta}` : String(delta);
   return h("td", { class: won ? "won" : "", title: won ? t("winner") : "" }, won ? `★ ${text}` : text);
 }
-
-export { page };

@@ -1,0 +1,178 @@
+"""Browser tests: real headless Chromium (Debian's package) driven by Playwright, against a
+real waitress server in this process, with the simulated launcher on mock pins.
+
+Each test gets a fresh table (store in tmp_path) and opens one browser context per simulated
+tablet. Without Chromium or Playwright the tests skip and say why; `make test` installs
+Chromium when it runs as root.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from controller.config import Config, ServiceConfig
+from controller.launcher import open_launcher
+from controller.launcher.sim import SimOptions
+from controller.store import Store
+from controller.table.demo import DemoTable
+from controller.table.service import TableService
+from web_ui.app import create_app
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
+PIN = "1234"
+ADMIN_PASSWORD = "let-me-in"
+TIMEOUT_MS = 15_000
+SETUP: dict[str, Any] = {"players": ["Ann", "Bob", "Cy"], "game": "attack", "seed": 3}
+
+TABLET = {"width": 1280, "height": 800}
+PORTRAIT = {"width": 800, "height": 1280}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """One headless Chromium for the whole run (each test opens its own contexts)."""
+    if not CHROMIUM.exists():
+        pytest.skip(
+            f"{CHROMIUM} is missing: `make test` installs it as root "
+            "(apt-get install -y chromium); otherwise install Debian's chromium package"
+        )
+    try:
+        from playwright.sync_api import expect, sync_playwright
+    except ImportError:
+        pytest.skip("playwright is not installed: pip install -e '.[test]'")
+    expect.set_options(timeout=TIMEOUT_MS)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=ARGS
+        )
+        yield chromium
+        chromium.close()
+
+
+@dataclass
+class Table:
+    """A served table: its service, simulated launcher, URL, and a way to open tablets."""
+
+    service: TableService
+    url: str
+    browser: Any
+    launcher: Any = None
+    demo: DemoTable | None = None
+    contexts: list[Any] = field(default_factory=list)
+
+    def tablet(self, viewport: dict[str, int] | None = None, *, unlocked: bool = False) -> Any:
+        """A new tablet (its own cookies) showing the scoreboard; unlocked with the PIN if
+        asked (through the API, as the PIN form does)."""
+        context = self.browser.new_context(viewport=viewport or TABLET, base_url=self.url)
+        context.set_default_timeout(TIMEOUT_MS)
+        self.contexts.append(context)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.errors = errors
+        page.goto("/")
+        if unlocked:
+            answer = page.request.post(
+                f"{self.url}/api/session/pin",
+                data={"pin": PIN},
+                headers={"X-CSRF-Token": csrf(page)},
+            )
+            assert answer.ok, answer.text()
+            page.goto("/")
+        return page
+
+    def submit(self, command: dict[str, Any]) -> Any:
+        return self.service.submit(command)
+
+    def act(self, **action: Any) -> Any:
+        return self.service.submit({"type": "action", "action": action})
+
+    def state(self) -> dict[str, Any]:
+        return self.service.snapshot()
+
+    def started(self, top: str = "R5", **setup: Any) -> dict[str, Any]:
+        """Set up a match, deal and turn up `top`, through the service (not the pages)."""
+        self.submit({"type": "setup", "setup": SETUP | setup})
+        self.submit({"type": "deal"})
+        self.act(type="TurnUp", card=top)
+        return self.state()
+
+
+def csrf(page: Any) -> str:
+    return str(page.locator('meta[name="csrf-token"]').get_attribute("content"))
+
+
+def serve(app: Any) -> tuple[str, Callable[[], None]]:
+    """Serve `app` with waitress on a free port in a thread; return its URL and a stopper."""
+    from waitress.server import create_server
+
+    server = create_server(app, host="127.0.0.1", port=0, threads=16, channel_request_lookahead=1)
+    threading.Thread(target=server.run, name="waitress", daemon=True).start()
+    port = int(server.effective_port)  # type: ignore[union-attr]
+
+    def stop() -> None:
+        logging.getLogger("waitress").setLevel(logging.CRITICAL)  # open streams are cut
+        server.close()
+
+    return f"http://127.0.0.1:{port}", stop
+
+
+def _table(browser: Any, tmp_path: Path, *, demo: bool = False) -> Iterator[Table]:
+    store = Store(tmp_path / "uno-attack.db")
+    launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=10.0, seed=1))
+    service = TableService(store, launcher=launcher, rng=random.Random(5), suspense=0.0)
+    bots = DemoTable(service, pace=0.05, rng=random.Random(2)) if demo else None
+    service.start()
+    config = Config(service=ServiceConfig(admin_password=ADMIN_PASSWORD))
+    app = create_app(service, config, secret_key="browser-tests", demo=bots)
+    app.config["SSE_HEARTBEAT"] = 1.0
+    url, stop = serve(app)
+    table = Table(service, url, browser, launcher, bots)
+    try:
+        yield table
+    finally:
+        for context in table.contexts:
+            context.close()
+        stop()
+        service.stop()
+        launcher.close()
+        store.close()
+
+
+@pytest.fixture
+def table(browser: Any, tmp_path: Path) -> Iterator[Table]:
+    """A table with the simulated launcher, nobody set up yet."""
+    yield from _table(browser, tmp_path)
+
+
+@pytest.fixture
+def demo_table(browser: Any, tmp_path: Path) -> Iterator[Table]:
+    """A demo table: bots play quickly on the simulated launcher."""
+    yield from _table(browser, tmp_path, demo=True)
+
+
+def shoot(page: Any, name: str) -> Path:
+    """Keep a full-page screenshot under test-artifacts/browser/."""
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
