@@ -12,7 +12,7 @@ module holds the state, seat arithmetic and the card piles they share.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from . import claims, legal, moves, play, scoring, start
@@ -84,6 +84,8 @@ class Game:
         dealer: int,
         rng: random.Random,
         knowledge: Knowledge = Knowledge.FULL,
+        *,
+        active: Sequence[bool] | None = None,
     ) -> None:
         if not 2 <= players <= 10:
             raise IllegalAction(f"UNO needs 2 to 10 players, not {players}")
@@ -107,8 +109,10 @@ class Game:
         self.jump = None
         self.pressed = False
         self.free_lead = False
-        self.active = [True] * players
-        self.active_count = players
+        self.active = [True] * players if active is None else list(active)
+        self.active_count = self.active.count(True)
+        if len(self.active) != players or self.active_count < 2 or not self.active[dealer]:
+            raise IllegalAction("a deal needs 2 or more playing seats and a dealer among them")
         self.finished = []
         self.effects = effects_for(rules)
         self.jumpin = rules.jumpin

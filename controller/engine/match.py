@@ -1,19 +1,30 @@
-"""A match: deals one after another, scored by one of the modes of RULES.md §9.2, until the
-match's end condition. Also the choice of the first dealer by high card (§2.2)."""
+"""A match: deals one after another under a format (`formats.py`, RULES.md §9.2-§9.6) until
+the match's end condition. Also the choice of the first dealer by high card (§2.2)."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .deal import deal
 from .decks import DeckSpec
 from .errors import IllegalAction
 from .events import Event
+from .formats import Format, Seating, Verdict, deal_losers, format_for, score_deal
 from .game import Game
 from .options import Rules
 from .state import Knowledge
+
+__all__ = [
+    "DealRecord",
+    "DealerDraw",
+    "Match",
+    "Verdict",
+    "choose_dealer",
+    "deal_losers",
+    "score_deal",
+]
 
 
 @dataclass(frozen=True)
@@ -42,24 +53,25 @@ def choose_dealer(deck: DeckSpec, players: int, rng: random.Random) -> DealerDra
 
 @dataclass(frozen=True)
 class DealRecord:
-    """One finished deal: who dealt and won, the points and cards left, and the score change."""
+    """One finished deal, per seat of its table: who dealt and won, the points and cards left;
+    `seating` maps seats to match players and `deltas` is the change to each player's total.
+    Within-deal elimination adds the order players went out and the last holder (`loser`)."""
 
     number: int
     dealer: int
     winner: int
     points: tuple[int, ...]
     cards_left: tuple[int, ...]
-    deltas: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class Verdict:
-    winners: tuple[int, ...]
-    losers: tuple[int, ...]
+    deltas: tuple[int, ...] = ()
+    seating: tuple[int, ...] = ()
+    loser: int | None = None
+    order: tuple[int, ...] = ()
+    table: int = 0
+    round: int = 0
 
 
 class Match:
-    """Deals scored under `rules.scoring` until the match is over."""
+    """Deals one after another under the table's format (§9.2-§9.6) until the match is over."""
 
     def __init__(
         self,
@@ -70,6 +82,7 @@ class Match:
         knowledge: Knowledge = Knowledge.FULL,
         first_dealer: int | None = None,
     ) -> None:
+        self.format: Format = format_for(rules, players)
         if first_dealer is None:
             if knowledge is Knowledge.TABLE:
                 raise IllegalAction("at a table, say who deals first")
@@ -84,28 +97,23 @@ class Match:
         self.totals = [rules.starting_chips if rules.scoring == "chips" else 0] * players
         self.deals: list[DealRecord] = []
         self.game: Game | None = None
+        self.seating: Seating | None = None
 
     @property
     def next_dealer(self) -> int:
-        if not self.deals:
-            return self.first_dealer
-        last = self.deals[-1]
-        rule = self.rules.next_dealer
-        if rule == "rotate":
-            return (last.dealer + 1) % self.players
-        if rule == "loser":
-            return deal_losers(last)[0]
-        return last.winner
+        return self.format.seating(self).dealer
 
     def start_deal(self) -> list[Event]:
-        """Deal the next deal (the right dealer, a fresh shuffle)."""
+        """Deal the next deal (the right table, seats and dealer; a fresh shuffle)."""
         if self.over:
             raise IllegalAction("the match is over")
         if self.game is not None and not self.game.over:
             raise IllegalAction("the current deal is still being played")
+        seating = self.seating = self.format.seating(self)
         self.game, events = deal(
-            self.rules, self.players, self.next_dealer, self.rng, self.knowledge
-        )
+            self.rules, len(seating.players), seating.dealer, self.rng, self.knowledge,
+            active=seating.active,
+        )  # fmt: skip
         return events
 
     def finish_deal(self) -> DealRecord:
@@ -113,76 +121,50 @@ class Match:
         game = self.game
         if game is None or not game.over or game.points is None or game.winner is None:
             raise IllegalAction("no finished deal to score")
-        cards_left = [game.shown[seat][1] for seat in range(self.players)]
-        record = self.record(game.winner, list(game.points), cards_left, dealer=game.dealer)
+        cards_left = [game.shown[seat][1] for seat in range(game.players)]
+        loser = next((s for s in range(game.players) if game.active[s]), None)
+        record = self.record(
+            game.winner, list(game.points), cards_left, dealer=game.dealer,
+            loser=loser if game.elimination else None, order=tuple(game.finished),
+        )  # fmt: skip
         self.game = None
         return record
 
     def record(
-        self, winner: int, points: list[int], cards_left: list[int], *, dealer: int | None = None
+        self,
+        winner: int,
+        points: list[int],
+        cards_left: list[int],
+        *,
+        dealer: int | None = None,
+        loser: int | None = None,
+        order: tuple[int, ...] = (),
     ) -> DealRecord:
-        """Score a deal from its result: the winner and each player's points and cards left
-        (also how a table that only keeps score enters its rounds)."""
+        """Score a deal from its result, per seat: the winner, each seat's points and cards
+        left (also how a table that only keeps score enters its rounds)."""
         if self.game is not None and not self.game.over:
             raise IllegalAction("the current deal is still being played")
-        deltas = score_deal(self.rules, winner, points)
-        number = len(self.deals) + 1
-        dealt_by = self.next_dealer if dealer is None else dealer
-        record = DealRecord(number, dealt_by, winner, tuple(points), tuple(cards_left), deltas)
+        seating = self.seating or self.format.seating(self)
+        record = DealRecord(
+            len(self.deals) + 1, seating.dealer if dealer is None else dealer, winner,
+            tuple(points), tuple(cards_left), (), seating.players, loser, order,
+            seating.table, seating.round,
+        )  # fmt: skip
+        deltas = self.format.deltas(self, record)
+        record = dataclasses.replace(record, deltas=deltas)
         self.deals.append(record)
         self.totals = [total + delta for total, delta in zip(self.totals, deltas, strict=True)]
+        self.seating = None
         return record
 
     @property
     def over(self) -> bool:
-        rules, totals = self.rules, self.totals
-        if not self.deals:
-            return False
-        mode = rules.scoring
-        if mode in ("deal_loser", "none"):
-            return True
-        if mode == "chips":
-            return 0 < rules.num_deals <= len(self.deals)
-        crossed = max(totals) >= rules.target
-        if mode == "penalty" and crossed and rules.break_ties_by_continuing:
-            return totals.count(min(totals)) == 1
-        return crossed
+        return self.format.over(self)
 
     def verdict(self) -> Verdict:
-        """Who wins and who loses, as things stand (final once `over`)."""
-        totals, mode = self.totals, self.rules.scoring
-        if not self.deals:
-            return Verdict((), ())
-        if mode in ("deal_loser", "none"):
-            last = self.deals[-1]
-            return Verdict((last.winner,), deal_losers(last) if mode == "deal_loser" else ())
-        if mode in ("penalty", "bust"):
-            # bust: the loser is the highest of those who crossed, i.e. the highest total
-            return Verdict(_seats_with(totals, min(totals)), _seats_with(totals, max(totals)))
-        return Verdict(_seats_with(totals, max(totals)), _seats_with(totals, min(totals)))
+        """Who wins and who loses, as things stand (final once `over`): match players."""
+        return self.format.verdict(self)
 
-
-def score_deal(rules: Rules, winner: int, points: Sequence[int]) -> tuple[int, ...]:
-    """The change to each player's total for one deal (§9.2)."""
-    mode = rules.scoring
-    if mode == "winner_collects":
-        return tuple(sum(points) if seat == winner else 0 for seat in range(len(points)))
-    if mode in ("penalty", "bust"):
-        return tuple(0 if seat == winner else p for seat, p in enumerate(points))
-    if mode == "chips":
-        paid = [0 if seat == winner else p * rules.chip_rate for seat, p in enumerate(points)]
-        return tuple(sum(paid) if seat == winner else -p for seat, p in enumerate(paid))
-    return (0,) * len(points)
-
-
-def deal_losers(record: DealRecord) -> tuple[int, ...]:
-    """§9.2(d): the most points loses; a tie goes to more cards; still tied, all lose."""
-    keys = [
-        (p, n) if seat != record.winner else (-1, -1)
-        for seat, (p, n) in enumerate(zip(record.points, record.cards_left, strict=True))
-    ]
-    return _seats_with(keys, max(keys))
-
-
-def _seats_with(values: Sequence[object], best: object) -> tuple[int, ...]:
-    return tuple(seat for seat, value in enumerate(values) if value == best)
+    def standings(self) -> dict[str, object]:
+        """What the format adds to the totals: losses, eliminations, team totals, schedule."""
+        return self.format.standings(self)

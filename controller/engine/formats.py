@@ -1,0 +1,343 @@
+"""Match formats (RULES.md §9.2-§9.6): who sits where in the next deal, how a deal changes the
+players' totals, when the match is over and who won.
+
+A deal is played by the seats of one table; `Seating.players` says which match player sits in
+each seat (the identity, except in the rotation tournaments, where partners change places).
+Totals are per match player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+from .errors import OptionError
+
+if TYPE_CHECKING:
+    from .match import DealRecord, Match
+    from .options import Rules
+
+DEALS_PER_PARTNERSHIP = 4
+
+
+@dataclass(frozen=True)
+class Seating:
+    """The next deal's table: the match player in each seat, which seats play, the dealer."""
+
+    players: tuple[int, ...]
+    active: tuple[bool, ...]
+    dealer: int
+    table: int = 0
+    round: int = 0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    winners: tuple[int, ...]
+    losers: tuple[int, ...]
+
+
+class Format(Protocol):
+    name: str
+
+    def seating(self, match: Match) -> Seating: ...
+
+    def deltas(self, match: Match, record: DealRecord) -> tuple[int, ...]: ...
+
+    def over(self, match: Match) -> bool: ...
+
+    def verdict(self, match: Match) -> Verdict: ...
+
+    def standings(self, match: Match) -> dict[str, object]: ...
+
+
+def format_for(rules: Rules, players: int) -> Format:
+    """The format object for `rules.format`, checked against the number of players."""
+    name = rules.format
+    if name == "team_play":
+        return Teams(rules, players)
+    if name in ("rotation_4p", "rotation_8p"):
+        return Rotation(rules, players)
+    if name == "elim_tournament":
+        return EliminationTournament(rules, players)
+    if name == "elim_within_deal":
+        return WithinDealElimination(rules, players)
+    return Standard(rules, players)
+
+
+def seats_with(values: Sequence[object], best: object) -> tuple[int, ...]:
+    return tuple(seat for seat, value in enumerate(values) if value == best)
+
+
+def deal_losers(record: DealRecord) -> tuple[int, ...]:
+    """§9.2(d): the most points loses; a tie goes to more cards; still tied, all lose.
+    Within-deal elimination (§9.3): the last player holding cards. Seats, not players."""
+    if record.loser is not None:
+        return (record.loser,)
+    keys = [
+        (p, n) if seat != record.winner else (-1, -1)
+        for seat, (p, n) in enumerate(zip(record.points, record.cards_left, strict=True))
+    ]
+    return seats_with(keys, max(keys))
+
+
+def score_deal(rules: Rules, winner: int, points: Sequence[int]) -> tuple[int, ...]:
+    """The change to each seat's total for one deal under `rules.scoring` (§9.2)."""
+    mode = rules.scoring
+    if mode == "winner_collects":
+        return tuple(sum(points) if seat == winner else 0 for seat in range(len(points)))
+    if mode in ("penalty", "bust"):
+        return tuple(0 if seat == winner else p for seat, p in enumerate(points))
+    if mode == "chips":
+        paid = [0 if seat == winner else p * rules.chip_rate for seat, p in enumerate(points)]
+        return tuple(sum(paid) if seat == winner else -p for seat, p in enumerate(paid))
+    return (0,) * len(points)
+
+
+class Standard:
+    """§9.2: every player for themselves, scored by `rules.scoring`, to `rules.target`."""
+
+    name = "standard"
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        self.rules, self.players = rules, players
+
+    def seating(self, match: Match) -> Seating:
+        everyone = tuple(range(self.players))
+        return Seating(everyone, (True,) * self.players, self.next_dealer(match))
+
+    def next_dealer(self, match: Match) -> int:
+        if not match.deals:
+            return match.first_dealer
+        last = match.deals[-1]
+        rule = self.rules.next_dealer
+        if rule == "rotate":
+            return (last.dealer + 1) % self.players
+        if rule == "loser":
+            return deal_losers(last)[0]
+        return last.winner
+
+    def deltas(self, match: Match, record: DealRecord) -> tuple[int, ...]:
+        return score_deal(self.rules, record.winner, record.points)
+
+    def over(self, match: Match) -> bool:
+        rules, totals = self.rules, match.totals
+        if not match.deals:
+            return False
+        mode = rules.scoring
+        if mode in ("deal_loser", "none"):
+            return True
+        if mode == "chips":
+            return 0 < rules.num_deals <= len(match.deals)
+        crossed = max(totals) >= rules.target
+        if mode == "penalty" and crossed and rules.break_ties_by_continuing:
+            return totals.count(min(totals)) == 1
+        return crossed
+
+    def verdict(self, match: Match) -> Verdict:
+        totals, mode = match.totals, self.rules.scoring
+        if not match.deals:
+            return Verdict((), ())
+        if mode in ("deal_loser", "none"):
+            last = match.deals[-1]
+            return Verdict((last.winner,), deal_losers(last) if mode == "deal_loser" else ())
+        if mode in ("penalty", "bust"):
+            # bust: the loser is the highest of those who crossed, i.e. the highest total
+            return Verdict(seats_with(totals, min(totals)), seats_with(totals, max(totals)))
+        return Verdict(seats_with(totals, max(totals)), seats_with(totals, min(totals)))
+
+    def standings(self, match: Match) -> dict[str, object]:
+        return {}
+
+
+class WithinDealElimination(Standard):
+    """§9.3 (淘汰制): players go out one by one, the last holder loses. Totals count the
+    deals each player lost; the loser deals next. Ends after `num_deals` (0: open-ended)."""
+
+    name = "elim_within_deal"
+
+    def next_dealer(self, match: Match) -> int:
+        if match.deals and self.rules.next_dealer != "rotate":
+            return deal_losers(match.deals[-1])[0]
+        return super().next_dealer(match)
+
+    def deltas(self, match: Match, record: DealRecord) -> tuple[int, ...]:
+        return tuple(int(seat == record.loser) for seat in range(self.players))
+
+    def over(self, match: Match) -> bool:
+        return 0 < self.rules.num_deals <= len(match.deals)
+
+    def verdict(self, match: Match) -> Verdict:
+        totals = match.totals
+        if not match.deals:
+            return Verdict((), ())
+        return Verdict(seats_with(totals, min(totals)), seats_with(totals, max(totals)))
+
+    def standings(self, match: Match) -> dict[str, object]:
+        return {"losses": list(match.totals)}
+
+
+class EliminationTournament(Standard):
+    """§9.4: penalty points; reaching `target` eliminates a player from later deals; the last
+    player left wins."""
+
+    name = "elim_tournament"
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        super().__init__(rules.replace(scoring="penalty"), players)
+
+    def eliminated(self, match: Match) -> list[int]:
+        return [p for p, total in enumerate(match.totals) if total >= self.rules.target]
+
+    def seating(self, match: Match) -> Seating:
+        out = set(self.eliminated(match))
+        active = tuple(p not in out for p in range(self.players))
+        dealer = self.next_dealer(match)
+        while dealer in out:
+            dealer = (dealer + 1) % self.players
+        return Seating(tuple(range(self.players)), active, dealer)
+
+    def over(self, match: Match) -> bool:
+        return bool(match.deals) and self.players - len(self.eliminated(match)) <= 1
+
+    def verdict(self, match: Match) -> Verdict:
+        if not match.deals:
+            return Verdict((), ())
+        out = self.eliminated(match)
+        survivors = tuple(p for p in range(self.players) if p not in out)
+        return Verdict(survivors, tuple(out))
+
+    def standings(self, match: Match) -> dict[str, object]:
+        return {"eliminated": self.eliminated(match)}
+
+
+class Teams(Standard):
+    """§9.5: teams of two or more, partners seated apart (seat s is on team s mod teams)."""
+
+    name = "team_play"
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        super().__init__(rules, players)
+        self.teams = rules.teams
+        if players % self.teams or players // self.teams < 2:
+            raise OptionError(
+                f"option teams: {players} players cannot form {self.teams} teams of two or more"
+            )
+
+    def team_of(self, player: int) -> int:
+        return player % self.teams
+
+    def deltas(self, match: Match, record: DealRecord) -> tuple[int, ...]:
+        by_team = team_deltas(self.rules, record, self.teams, self.team_of)
+        return tuple(by_team[self.team_of(p)] for p in range(self.players))
+
+    def team_totals(self, match: Match) -> list[int]:
+        return [match.totals[team] for team in range(self.teams)]
+
+    def over(self, match: Match) -> bool:
+        return bool(match.deals) and max(self.team_totals(match)) >= self.rules.target
+
+    def verdict(self, match: Match) -> Verdict:
+        if not match.deals:
+            return Verdict((), ())
+        totals = self.team_totals(match)
+        best, worst = (min, max) if self.rules.team_scoring == "team_penalty" else (max, min)
+        winners, losers = seats_with(totals, best(totals)), seats_with(totals, worst(totals))
+        members = range(self.players)
+        return Verdict(
+            tuple(p for p in members if self.team_of(p) in winners),
+            tuple(p for p in members if self.team_of(p) in losers),
+        )
+
+    def standings(self, match: Match) -> dict[str, object]:
+        return {"teams": self.teams, "team_totals": self.team_totals(match)}
+
+
+def team_deltas(rules: Rules, record: DealRecord, teams: int, team_of: object) -> list[int]:
+    """One deal's score per team (§9.5): the winner's team collects the other teams' points,
+    or each team takes its own members' points (team_penalty)."""
+    seat_team = [team_of(player) for player in record.seating]  # type: ignore[operator]
+    own = [0] * teams
+    for seat, points in enumerate(record.points):
+        own[seat_team[seat]] += points
+    if rules.team_scoring == "team_penalty":
+        return own
+    winner_team = seat_team[record.winner]
+    collected = sum(points for team, points in enumerate(own) if team != winner_team)
+    return [collected if team == winner_team else 0 for team in range(teams)]
+
+
+class Rotation(Standard):
+    """§9.6: the partnership rotation for 4 players (12 deals a cycle) or 8 players on two
+    tables (28 deals per player a cycle). Each player is credited with their team's score."""
+
+    name = "rotation"
+
+    def __init__(self, rules: Rules, players: int) -> None:
+        super().__init__(rules, players)
+        wanted = 4 if rules.format == "rotation_4p" else 8
+        if players != wanted:
+            raise OptionError(f"option format: {rules.format} needs {wanted} players")
+        self.schedule = rotation_schedule(players)
+
+    @property
+    def cycle(self) -> int:
+        return len(self.schedule) * DEALS_PER_PARTNERSHIP
+
+    def slot(self, deal_index: int) -> tuple[int, tuple[int, ...], int]:
+        """(round, seating, table) of the deal with this index (0-based)."""
+        entry = self.schedule[(deal_index // DEALS_PER_PARTNERSHIP) % len(self.schedule)]
+        return entry
+
+    def seating(self, match: Match) -> Seating:
+        index = len(match.deals)
+        round_, players, table = self.slot(index)
+        dealer = 0
+        if index % DEALS_PER_PARTNERSHIP and match.deals:
+            dealer = match.deals[-1].winner
+        return Seating(players, (True,) * len(players), dealer, table, round_)
+
+    def deltas(self, match: Match, record: DealRecord) -> tuple[int, ...]:
+        def team_of(player: int) -> int:
+            return record.seating.index(player) % 2
+
+        by_team = team_deltas(self.rules, record, 2, team_of)
+        out = [0] * self.players
+        for player in record.seating:
+            out[player] = by_team[team_of(player)]
+        return tuple(out)
+
+    def over(self, match: Match) -> bool:
+        deals = self.rules.num_deals or self.cycle
+        return len(match.deals) >= deals
+
+    def verdict(self, match: Match) -> Verdict:
+        if not match.deals:
+            return Verdict((), ())
+        totals = match.totals
+        penalty = self.rules.team_scoring == "team_penalty"
+        best, worst = (min, max) if penalty else (max, min)
+        return Verdict(seats_with(totals, best(totals)), seats_with(totals, worst(totals)))
+
+    def standings(self, match: Match) -> dict[str, object]:
+        index = len(match.deals)
+        upcoming = None
+        if not self.over(match):
+            round_, players, table = self.slot(index)
+            upcoming = {"round": round_, "table": table, "seating": list(players)}
+        return {"deals_per_cycle": self.cycle, "played": index, "next": upcoming}
+
+
+def rotation_schedule(players: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """(round, seating, table) for each block of 4 deals in one cycle (§9.6). Partners sit
+    opposite: seats 0 and 2 are one team, 1 and 3 the other."""
+    if players == 4:
+        splits = [((0, 1), (2, 3)), ((0, 2), (1, 3)), ((0, 3), (1, 2))]
+        return [(r, (a[0], b[0], a[1], b[1]), 0) for r, (a, b) in enumerate(splits)]
+    schedule: list[tuple[int, tuple[int, ...], int]] = []
+    for r in range(7):
+        pairs = [(7, r)] + [((r + k) % 7, (r - k) % 7) for k in (1, 2, 3)]
+        for table, (a, b) in enumerate(((pairs[0], pairs[1]), (pairs[2], pairs[3]))):
+            schedule.append((r, (a[0], b[0], a[1], b[1]), table))
+    return schedule
