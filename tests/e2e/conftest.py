@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import random
 import threading
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -137,11 +138,11 @@ def serve(app: Any) -> tuple[str, Callable[[], None]]:
     return f"http://127.0.0.1:{port}", stop
 
 
-def _table(browser: Any, tmp_path: Path, *, demo: bool = False) -> Iterator[Table]:
+def _table(browser: Any, tmp_path: Path, *, demo_pace: float | None = None) -> Iterator[Table]:
     store = Store(tmp_path / "uno-attack.db")
     launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=10.0, seed=1))
     service = TableService(store, launcher=launcher, rng=random.Random(5), suspense=0.0)
-    bots = DemoTable(service, pace=0.05, rng=random.Random(2)) if demo else None
+    bots = None if demo_pace is None else DemoTable(service, pace=demo_pace, rng=random.Random(2))
     service.start()
     config = Config(service=ServiceConfig(admin_password=ADMIN_PASSWORD))
     app = create_app(service, config, secret_key="browser-tests", demo=bots)
@@ -168,7 +169,21 @@ def table(browser: Any, tmp_path: Path) -> Iterator[Table]:
 @pytest.fixture
 def demo_table(browser: Any, tmp_path: Path) -> Iterator[Table]:
     """A demo table: bots play quickly on the simulated launcher."""
-    yield from _table(browser, tmp_path, demo=True)
+    yield from _table(browser, tmp_path, demo_pace=0.05)
+
+
+@pytest.fixture
+def idle_demo_table(browser: Any, tmp_path: Path) -> Iterator[Table]:
+    """A demo table whose bots set up a match and then sit still."""
+    yield from _table(browser, tmp_path, demo_pace=3600.0)
+
+
+def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT_MS / 1000) -> None:
+    """Wait for the table (not the page) to reach a state; fail after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "the table never reached the state waited for"
+        time.sleep(0.02)
 
 
 def shoot(page: Any, name: str) -> Path:

@@ -4,7 +4,7 @@ import { h, t } from "./api.js";
 
 const W = 640;
 const H = 320;
-const PAD = { left: 48, right: 96, top: 16, bottom: 32 };
+const PAD = { left: 56, right: 132, top: 20, bottom: 36 };
 const STROKES = ["#d62828", "#1d4ed8", "#15803d", "#b45309", "#7c3aed", "#0e7490", "#be185d", "#4d7c0f", "#334155", "#c2410c"];
 const DASHES = ["", "8 4", "2 4", "12 4 2 4", "4 4", "16 6", "1 3", "10 2 2 2", "6 6", "3 6"];
 
@@ -59,7 +59,7 @@ function axes(deals, x, y, top, bottom) {
 }
 
 /** Label heights pushed apart so that tied players' names do not overlap. */
-function spread(heights, gap = 18) {
+function spread(heights, gap = 22) {
   const order = heights.map((value, seat) => ({ value, seat })).sort((a, b) => a.value - b.value);
   const out = [];
   let previous = -Infinity;

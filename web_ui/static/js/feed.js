@@ -36,4 +36,5 @@ export function addRecord(list, state, record) {
     if (text) list.prepend(h("li", { "data-event": event.type }, text));
   }
   while (list.children.length > KEEP) list.lastChild.remove();
+  list.closest("section").hidden = list.children.length === 0;
 }

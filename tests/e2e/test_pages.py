@@ -1,0 +1,154 @@
+"""Set-up, the PIN, the language switch, score-only tables and the admin page, in Chromium."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import expect
+
+from .conftest import ADMIN_PASSWORD, PHONE, PIN, Table, shoot
+
+pytestmark = pytest.mark.browser
+
+
+def test_pin_flow_wrong_then_right(table: Table) -> None:
+    table.started()
+    page = table.tablet()
+    expect(page.locator("#controls")).to_be_hidden()
+    page.click("#unlock")
+    page.fill("#pin-input", "0000")
+    page.click("#pin-form button[type=submit]")
+    expect(page.locator("#message")).to_have_text("Wrong PIN: try again.")
+    expect(page.locator("#controls")).to_be_hidden()
+
+    page.fill("#pin-input", PIN)
+    page.click("#pin-form button[type=submit]")
+    expect(page.locator("#lock")).to_be_visible()
+    expect(page.locator('#plays button[data-card="R7"]')).to_be_visible()
+
+    page.click("#lock")
+    expect(page.locator("#unlock")).to_be_visible()
+    expect(page.locator("#controls")).to_be_hidden()
+
+
+def test_setup_page_sets_up_a_table(table: Table) -> None:
+    page = table.tablet()
+    expect(page.locator("#empty-panel")).to_contain_text("No match is set up yet.")
+    page.click("#empty-panel a")
+    expect(page.locator("#pin-form")).to_be_visible()  # set-up needs the PIN
+    page.fill("#pin-input", PIN)
+    page.click("#pin-form button[type=submit]")
+    form = page.locator("#setup-form[data-ready=true]")
+    expect(form).to_be_visible()
+
+    names = page.locator(".setup-player input")
+    for i, name in enumerate(["Ann", "Bob", "Cy", "Di"]):
+        names.nth(i).fill(name)
+    page.locator(".setup-player").nth(3).get_by_role("button", name="Remove").click()
+    expect(names).to_have_count(3)
+    page.locator(".setup-player").nth(2).get_by_role("button", name="Move up").click()
+    expect(names.nth(1)).to_have_value("Cy")
+
+    page.check("input[name=game][value=classic]")
+    expect(page.locator('[data-option="wd4_bluffing"]')).to_be_visible()
+    expect(page.locator('[data-option="suggestion_penalty"]')).to_have_count(0)
+    page.check("input[name=game][value=attack]")
+    expect(page.locator('[data-option="suggestion_penalty"]')).to_be_visible()
+    page.locator('[data-option="target"] input').fill("300")
+    page.locator('[data-option="target"] input').dispatch_event("change")
+    page.select_option("#first-dealer", "1")
+    page.select_option("#profile", "gentle")
+    shoot(page, "setup-tablet-landscape")
+    page.click("#setup-form button[type=submit]")
+
+    page.wait_for_url("**/")
+    expect(page.locator("#players tr")).to_have_count(3)
+    expect(page.locator('#players tr[data-seat="1"] .name')).to_contain_text("Cy")
+    setup = table.state()["setup"]
+    assert setup["players"] == ["Ann", "Cy", "Bob"]
+    assert setup["options"] == {"target": 300}
+    assert (setup["first_dealer"], setup["profile"], setup["game"]) == (1, "gentle", "attack")
+    expect(page.locator("#target")).to_contain_text("300")
+    expect(page.locator("#deal")).to_be_visible()
+
+
+def test_setup_refusal_is_shown_in_words(table: Table) -> None:
+    page = table.tablet(unlocked=True)
+    page.goto("/setup")
+    expect(page.locator("#setup-form[data-ready=true]")).to_be_visible()
+    names = page.locator(".setup-player input")
+    names.nth(0).fill("Ann")
+    names.nth(1).fill("ann")
+    page.click("#setup-form button[type=submit]")
+    expect(page.locator("#message")).to_contain_text("two players have the same name")
+
+
+def test_language_switch_shows_chinese_card_names(table: Table) -> None:
+    table.started(top="R5")
+    table.act(type="Play", seat=1, card="RH2")
+    page = table.tablet(unlocked=True)
+    expect(page.locator("#top-card")).to_contain_text("Red Hit 2")
+
+    page.click("#language")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.locator("#top-card")).to_contain_text("红 罚按牌")
+    expect(page.locator("#active-colour")).to_contain_text("红")
+    expect(page.locator(".nav")).to_contain_text("记分板")
+    expect(page.locator("#duties li")).to_have_text("Cy：再按 2 次（罚按牌）")
+    expect(page.locator('#plays button[data-card="RS"]')).to_have_count(0)  # Cy must press
+    expect(page.locator("#press")).to_have_text("按发牌机")
+
+    page.click("#language")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    expect(page.locator("#top-card")).to_contain_text("Red Hit 2")
+
+
+def test_score_only_table_enters_rounds_to_the_match_end(table: Table) -> None:
+    setup = {"players": ["Ann", "Bob"], "mode": "score_only", "options": {"target": 100}}
+    table.submit({"type": "setup", "setup": setup})
+    page = table.tablet(PHONE, unlocked=True)
+    form = page.locator("#round-form")
+    expect(form).to_be_visible()
+    expect(page.locator("#save-round")).to_be_disabled()
+
+    form.locator('.tab[data-seat="0"]').click()
+    form.locator('input[data-seat="1"]').fill("60")
+    page.click("#save-round")
+    expect(page.locator('#players tr[data-seat="0"] .total')).to_have_text("60")
+    expect(page.locator("#history tbody tr")).to_have_count(1)
+
+    form.locator('.tab[data-seat="1"]').click()
+    form.locator('input[data-seat="0"]').fill("45")
+    page.click("#save-round")
+    expect(page.locator('#players tr[data-seat="1"] .total')).to_have_text("45")
+
+    form.locator('.tab[data-seat="0"]').click()
+    form.locator('input[data-seat="1"]').fill("50")
+    page.click("#save-round")
+    expect(page.locator("#turn-name")).to_have_text("Winner: Ann")
+    expect(page.locator("#standings")).to_contain_text("Ann: 110")
+    expect(page.locator("#controls a.button")).to_have_text("New match")
+    expect(page.locator("#chart svg polyline")).to_have_count(2)
+    shoot(page, "score-only-phone")
+    assert table.state()["match_over"]
+
+
+def test_admin_page_logs_in_and_shows_the_launcher(table: Table) -> None:
+    page: Any = table.tablet()
+    page.goto("/admin")
+    page.fill("#admin-password", "nope")
+    page.click("#admin-form button[type=submit]")
+    expect(page.locator("#message")).to_have_text("Wrong password.")
+    page.fill("#admin-password", ADMIN_PASSWORD)
+    page.click("#admin-form button[type=submit]")
+    expect(page.locator("#admin-status")).to_have_text("Ready")
+    page.click("#admin-clear")
+    expect(page.locator("#admin-status")).to_have_text("Ready")
+
+
+def test_api_reference_page(table: Table) -> None:
+    page = table.tablet()
+    page.click("footer a")
+    expect(page.locator("h1")).to_have_text("The scoreboard API")
+    expect(page.locator("table").first).to_contain_text("GET /api/state")
