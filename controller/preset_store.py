@@ -1,0 +1,104 @@
+"""Named house-rule presets: a game and a set of options, kept as small TOML files.
+
+Shipped presets live beside this module (`presets/*.toml`); a table saves its own into the
+service's data directory and loads them back later. Every preset is checked by building its
+`Rules`, so a bad one is refused with the engine's reason, naming the option.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from controller.engine import EngineError, Rules
+from controller.engine.option_table import OptionValue
+from controller.sections import ConfigError, toml_value
+
+SHIPPED = Path(__file__).with_name("presets")
+KEYS = {"name", "name_zh", "game", "options"}
+
+
+@dataclass(frozen=True)
+class Preset:
+    key: str
+    name: str
+    game: str
+    options: dict[str, OptionValue] = field(default_factory=dict)
+    name_zh: str = ""
+    shipped: bool = False
+
+    def rules(self) -> Rules:
+        return Rules.create(self.game, **self.options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"key": self.key, "name": self.name, "name_zh": self.name_zh or self.name,
+                "game": self.game, "options": dict(self.options), "shipped": self.shipped}  # fmt: skip
+
+
+def parse_preset(text: str, key: str, *, shipped: bool = False) -> Preset:
+    """A preset from TOML text; errors name the preset and what is wrong."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"preset {key}: not valid TOML: {error}") from None
+    unknown = set(data) - KEYS
+    if unknown:
+        raise ConfigError(f"preset {key}: unknown key {sorted(unknown)[0]!r}")
+    options = data.get("options", {})
+    if not isinstance(data.get("name"), str) or not isinstance(options, dict):
+        raise ConfigError(f"preset {key}: needs a name and an [options] table")
+    preset = Preset(key, data["name"], str(data.get("game", "attack")), options,
+                    str(data.get("name_zh", "")), shipped)  # fmt: skip
+    try:
+        preset.rules()
+    except EngineError as error:
+        raise ConfigError(f"preset {key}: {error}") from None
+    return preset
+
+
+def preset_text(preset: Preset) -> str:
+    lines = [f"name = {toml_value(preset.name)}"]
+    if preset.name_zh:
+        lines.append(f"name_zh = {toml_value(preset.name_zh)}")
+    lines += [f"game = {toml_value(preset.game)}", "", "[options]"]
+    lines += [f"{key} = {toml_value(value)}" for key, value in sorted(preset.options.items())]
+    return "\n".join(lines) + "\n"
+
+
+def slug(name: str) -> str:
+    """A file-safe key for a preset name (letters, digits and dashes)."""
+    key = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+    if not key:
+        raise ConfigError("a preset needs a name with a letter or a digit")
+    return key[:40]
+
+
+def _read(directory: Path, *, shipped: bool) -> dict[str, Preset]:
+    found = {}
+    for path in sorted(directory.glob("*.toml")) if directory.is_dir() else []:
+        found[path.stem] = parse_preset(path.read_text(encoding="utf-8"), path.stem,
+                                        shipped=shipped)  # fmt: skip
+    return found
+
+
+def presets(saved: Path | None = None) -> dict[str, Preset]:
+    """Every preset: the shipped ones, then the table's own (which may not replace them)."""
+    found = _read(SHIPPED, shipped=True)
+    if saved is not None:
+        for key, preset in _read(saved, shipped=False).items():
+            found.setdefault(key, preset)
+    return found
+
+
+def save_preset(saved: Path, name: str, game: str, options: dict[str, OptionValue]) -> Preset:
+    """Check and save a table's options under `name`; returns the saved preset."""
+    key = slug(name)
+    if key in _read(SHIPPED, shipped=True):
+        raise ConfigError(f"{name!r} is the name of a shipped preset: choose another")
+    preset = parse_preset(preset_text(Preset(key, name, game, options)), key)
+    saved.mkdir(parents=True, exist_ok=True)
+    (saved / f"{key}.toml").write_text(preset_text(preset), encoding="utf-8")
+    return preset
