@@ -140,7 +140,7 @@ def serve(app: Any) -> tuple[str, Callable[[], None]]:
 
 def _table(browser: Any, tmp_path: Path, *, demo_pace: float | None = None) -> Iterator[Table]:
     store = Store(tmp_path / "uno-attack.db")
-    launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=10.0, seed=1))
+    launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=0.25, seed=1))
     service = TableService(store, launcher=launcher, rng=random.Random(5), suspense=0.0)
     bots = None if demo_pace is None else DemoTable(service, pace=demo_pace, rng=random.Random(2))
     service.start()
