@@ -79,7 +79,24 @@ class Table:
     browser: Any
     launcher: Any = None
     demo: DemoTable | None = None
+    app: Any = None
+    stop_server: Callable[[], None] = lambda: None
     contexts: list[Any] = field(default_factory=list)
+
+    def restart_server(self, between: Callable[[], object] = lambda: None) -> None:
+        """Stop serving (tablets lose their streams), run `between`, serve again on the same
+        port."""
+        self.stop_server()
+        between()
+        port = int(self.url.rsplit(":", 1)[1])
+        deadline = time.monotonic() + 10
+        while True:  # the old socket is freed once the server's poll (1 s) returns
+            try:
+                _, self.stop_server = serve(self.app, port)
+                return
+            except OSError:
+                assert time.monotonic() < deadline, f"port {port} stayed busy"
+                time.sleep(0.05)
 
     def tablet(self, viewport: dict[str, int] | None = None, *, unlocked: bool = False) -> Any:
         """A new tablet (its own cookies) showing the scoreboard; unlocked with the PIN if
@@ -123,40 +140,50 @@ def csrf(page: Any) -> str:
     return str(page.locator('meta[name="csrf-token"]').get_attribute("content"))
 
 
-def serve(app: Any) -> tuple[str, Callable[[], None]]:
-    """Serve `app` with waitress on a free port in a thread; return its URL and a stopper."""
+def serve(app: Any, port: int = 0) -> tuple[str, Callable[[], None]]:
+    """Serve `app` with waitress in a thread (on a free port unless given); return its URL and
+    a stopper."""
+    from waitress import wasyncore
     from waitress.server import create_server
 
-    server = create_server(app, host="127.0.0.1", port=0, threads=16, channel_request_lookahead=1)
+    server = create_server(
+        app, host="127.0.0.1", port=port, threads=16, channel_request_lookahead=1
+    )
     threading.Thread(target=server.run, name="waitress", daemon=True).start()
     port = int(server.effective_port)  # type: ignore[union-attr]
 
     def stop() -> None:
+        """Close the listening socket and every connection (the tablets' streams too)."""
         logging.getLogger("waitress").setLevel(logging.CRITICAL)  # open streams are cut
         server.close()
+        wasyncore.close_all(server._map)  # type: ignore[union-attr]
 
     return f"http://127.0.0.1:{port}", stop
 
 
-def _table(browser: Any, tmp_path: Path, *, demo_pace: float | None = None) -> Iterator[Table]:
+def _table(
+    browser: Any, tmp_path: Path, *, demo_pace: float | None = None, launcher: bool = True
+) -> Iterator[Table]:
     store = Store(tmp_path / "uno-attack.db")
-    launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=0.25, seed=1))
-    service = TableService(store, launcher=launcher, rng=random.Random(5), suspense=0.0)
+    sim = SimOptions(time_scale=0.25, seed=1)
+    machine = open_launcher("hbridge", backend="sim", sim=sim) if launcher else None
+    service = TableService(store, launcher=machine, rng=random.Random(5), suspense=0.0)
     bots = None if demo_pace is None else DemoTable(service, pace=demo_pace, rng=random.Random(2))
     service.start()
     config = Config(service=ServiceConfig(admin_password=ADMIN_PASSWORD))
     app = create_app(service, config, secret_key="browser-tests", demo=bots)
     app.config["SSE_HEARTBEAT"] = 1.0
     url, stop = serve(app)
-    table = Table(service, url, browser, launcher, bots)
+    table = Table(service, url, browser, machine, bots, app=app, stop_server=stop)
     try:
         yield table
     finally:
         for context in table.contexts:
             context.close()
-        stop()
+        table.stop_server()
         service.stop()
-        launcher.close()
+        if machine is not None:
+            machine.close()
         store.close()
 
 
@@ -164,6 +191,12 @@ def _table(browser: Any, tmp_path: Path, *, demo_pace: float | None = None) -> I
 def table(browser: Any, tmp_path: Path) -> Iterator[Table]:
     """A table with the simulated launcher, nobody set up yet."""
     yield from _table(browser, tmp_path)
+
+
+@pytest.fixture
+def manual_table(browser: Any, tmp_path: Path) -> Iterator[Table]:
+    """A table without a launcher: presses are typed in."""
+    yield from _table(browser, tmp_path, launcher=False)
 
 
 @pytest.fixture

@@ -161,3 +161,35 @@ def test_two_tablets_see_the_same_updates_live(table: Table) -> None:
     expect(watcher.locator("#feed")).to_contain_text("Bob played Green Skip")
     expect(watcher.locator("#feed")).to_contain_text("Cy is skipped")
     assert not watcher.errors and not player.errors
+
+
+def test_manual_table_types_the_cards_a_press_gave(manual_table: Table) -> None:
+    table = manual_table
+    table.started()
+    table.act(type="Play", seat=1, card="RH2")
+    page = table.tablet(unlocked=True)
+    expect(page.locator("#launcher-status")).to_have_text("Manual")
+    expect(page.locator("#press")).to_have_count(0)
+    page.fill("#press-count", "2")
+    page.click("#press-typed")
+    expect(page.locator("#duties li")).to_have_text("Cy: press 1 more (Hit 2)")
+    expect(row(page, 2).locator(".count")).to_have_text("9")
+    page.fill("#press-count", "0")
+    page.click("#press-typed")
+    expect(page.locator("#alerts")).to_be_hidden()
+
+
+def test_tablet_reconnects_and_catches_up(table: Table) -> None:
+    table.started()
+    page = table.tablet()
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+
+    def while_away() -> None:
+        expect(page.locator("#live")).to_have_attribute("data-state", "offline")
+        table.act(type="Play", seat=1, card="R7")
+
+    table.restart_server(while_away)
+    expect(page.locator("#turn-name")).to_have_text("Cy")  # missed while away
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
+    table.act(type="Play", seat=2, card="R8")
+    expect(page.locator("#turn-name")).to_have_text("Ann")
