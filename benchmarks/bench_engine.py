@@ -3,6 +3,8 @@
 - engine.classic4p: complete classic 4-player games per second, random bots, UNO calls and
   scoring on, full mode, one core; side by side with RLCard 1.2.0's raw `UnoGame(4)` stepped
   with random legal actions in the same run.
+- engine.houserules4p: classic with stacking (S0), jump-in (identical) and multi-card play on,
+  against engine.classic4p in the same run.
 - engine.attack4p: the same for UNO Attack with the `toy` eject profile.
 - engine.memory: peak RSS of a 100,000-game simulation (and of a 10,000-game one, to show
   that memory does not grow with the number of games).
@@ -36,8 +38,11 @@ def games_per_second(play_one: Callable[[], None], seconds: float = SECONDS) -> 
     return games / elapsed
 
 
-def ours(game_kind: str, seed: int = 1) -> Callable[[], None]:
-    rules = Rules.create(game_kind)
+HOUSE_RULES = {"stack_s0": True, "jumpin_identical": True, "multi_same_face": True}
+
+
+def ours(game_kind: str, seed: int = 1, **options: object) -> Callable[[], None]:
+    rules = Rules.create(game_kind, **options)  # type: ignore[arg-type]
     rng = random.Random(seed)
     bots = [RandomBot(random.Random(rng.random())) for _ in range(4)]
     press = press_outcome(EjectPolicy(PROFILES["toy"], random.Random(seed)))
@@ -100,6 +105,17 @@ def run() -> Iterator[dict[str, Any]]:
         peer = best(peer_play)
         line |= {"peer_value": round(peer), "ratio": round(classic / peer, 2)}
     yield line
+    house = best(ours("classic", **HOUSE_RULES))
+    yield {
+        "name": "engine.houserules4p",
+        "value": round(house),
+        "unit": "games/s",
+        "options": sorted(HOUSE_RULES),
+        "peer": "engine.classic4p (all options off), same run",
+        "peer_value": round(classic),
+        "ratio": round(house / classic, 2),
+        "target_ratio": 0.5,
+    }
     yield {
         "name": "engine.attack4p",
         "value": round(best(ours("attack"))),

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 COMMAND_MODULES = (
     "controller.sim_cli",
+    "controller.rules_cli",
     "controller.launcher.cli",
     "controller.run_cli",
 )
@@ -44,6 +45,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the output went to a pager or `head` that stopped reading
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

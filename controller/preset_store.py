@@ -34,8 +34,14 @@ class Preset:
         return Rules.create(self.game, **self.options)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "name": self.name, "name_zh": self.name_zh or self.name,
-                "game": self.game, "options": dict(self.options), "shipped": self.shipped}  # fmt: skip
+        return {
+            "key": self.key,
+            "name": self.name,
+            "name_zh": self.name_zh or self.name,
+            "game": self.game,
+            "options": dict(self.options),
+            "shipped": self.shipped,
+        }
 
 
 def parse_preset(text: str, key: str, *, shipped: bool = False) -> Preset:

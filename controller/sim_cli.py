@@ -13,6 +13,7 @@ from controller.engine import EngineError, GameKind, Rules, deal
 from controller.engine.autoplay import play_out
 from controller.engine.match import choose_dealer
 from controller.engine.notation import describe
+from controller.engine.option_table import FORMATS
 from controller.launcher.policy import EjectPolicy, Profile, ProfileError, load_profile
 from controller.simulation import BOTS, Summary, press_outcome, simulate
 
@@ -30,6 +31,11 @@ def register(commands: Any) -> None:
     parser.add_argument("--profile", default="toy", help="eject profile name or .toml file")
     parser.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
     parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        help="match format; for elim_tournament, team_play and rotation_* --games counts matches",
+    )
+    parser.add_argument(
         "--option",
         action="append",
         default=[],
@@ -43,9 +49,9 @@ def register(commands: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules, profile = _rules(args), _profile(args.profile)
     if not 2 <= args.players <= 10:
         raise UsageError(f"--players must be 2 to 10, not {args.players}")
+    rules, profile = _rules(args), _profile(args.profile)
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
     try:
@@ -64,6 +70,8 @@ def _rules(args: argparse.Namespace) -> Rules:
     for text in args.option:
         key, sep, value = text.partition("=")
         pairs[key.strip()] = value if sep else "true"
+    if args.format:
+        pairs["format"] = args.format
     try:
         return Rules.from_text(args.rules, pairs)
     except EngineError as error:
@@ -100,6 +108,9 @@ def _readable(s: Summary) -> str:
         f"  card conservation:   {'ok' if not s.conservation_violations else 'VIOLATED'}",
         f"  time:                {s.seconds} s",
     ]
+    if s.format != "standard":
+        lines.insert(1, f"  format:              {s.format}")
+        lines.extend(f"  {key + ':':<28} {value}" for key, value in s.format_results.items())
     if s.rules == GameKind.ATTACK:
         lines[4:4] = [
             f"  eject profile:       {s.profile}",

@@ -34,7 +34,7 @@ from .actions import (
 )
 from .cards import UNKNOWN, Card, Colour, Face
 from .decks import DeckSpec
-from .effects import Effect, effects_for
+from .effects import EFFECTS, Effect, effects_for
 from .errors import IllegalAction, NotYourTurn, WrongPhase
 from .events import Drew, Event, Owes, Pressed, Reshuffled, Why
 from .options import Rules
@@ -72,6 +72,7 @@ class Game:
     jumpin: str | None  # the rules' derived settings, read on every play
     uno_rule: str
     elimination: bool
+    plain: bool  # no house rule changes what may be played: the quick paths apply
     winner: int | None
     phase: Phase
     shown: dict[int, tuple[int, int]]  # table mode scoring: seat -> (points, cards left)
@@ -118,6 +119,12 @@ class Game:
         self.jumpin = rules.jumpin
         self.uno_rule = rules.uno_rule
         self.elimination = rules.format == "elim_within_deal"
+        self.plain = (
+            rules.multi is None
+            and rules.wild_after_draw == "off"
+            and self.effects is EFFECTS
+            and not rules.whf_needs_no_colour_match
+        )
         self.winner = None
         self.phase = Phase.TURN_UP
         self.shown = {}

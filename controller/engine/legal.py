@@ -68,14 +68,17 @@ def _passing_on(game: Game, seat: int) -> list[Action]:
     duty = game.duties[0]
     if not (duty.stackable or game.rules.stacking or game.jump is not None):
         return []
-    hand = game.hands[seat]
-    cards = _candidates(game, hand)
-    ok = [c for c in cards if (stacks(game, duty, c) or jumps_in(game, c))]
-    return [play for c in ok for play in plays(game, seat, c, _stack_group_ok(game))]
+    found: list[Action] = []
+    for c in _candidates(game, game.hands[seat]):
+        if stacks(game, duty, c):
+            found += plays(game, seat, c, groups=True)
+        elif jumps_in(game, c):  # a jump-in group is of identical cards only
+            found += [p for p in plays(game, seat, c, groups=True) if _identical(p)]
+    return found
 
 
-def _stack_group_ok(game: Game) -> bool:
-    return game.rules.multi is not None
+def _identical(play: Action) -> bool:
+    return isinstance(play, Play) and all(other is play.card for other in play.group)
 
 
 def turn_actions(game: Game) -> list[Action]:
@@ -103,14 +106,7 @@ def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
     """Every play of one of `cards` by `seat`. The common case (known cards, plain faces, no
     groups) is kept quick: this is the simulator's innermost loop."""
     found: list[Action] = []
-    rules = game.rules
-    if (
-        UNKNOWN in cards
-        or game.free_lead
-        or rules.multi
-        or rules.wild_after_draw != "off"
-        or game.effects is not EFFECTS
-    ):
+    if UNKNOWN in cards or game.free_lead or not game.plain:
         for c in _candidates(game, cards):
             found.extend(plays(game, seat, c, groups=len(cards) > 1))
         return found
@@ -208,9 +204,7 @@ def _jump_ins(game: Game) -> list[Action]:
         hand = game.hands[seat]
         if seat == mover or not hand or (card not in hand and UNKNOWN not in hand):
             continue
-        colours: tuple[Colour | None, ...] = COLOURS if card.is_wild else (None,)
-        uno = _calls_uno(game, seat, (card,), None)
-        found.extend(_play(seat, card, colour, None, uno) for colour in colours)
+        found += [p for p in plays(game, seat, card, groups=True) if _identical(p)]
     return found
 
 

@@ -29,8 +29,8 @@ class Mode(Enum):
 def push_play(game: Game, action: Play, events: list[Event]) -> None:
     seat, c, group = action.seat, action.card, action.group
     mode = play_mode(game, seat)
-    cards = (c, *group)
-    _check_held(game, seat, (*cards, *action.also))
+    cards = (c, *group) if group else (c,)
+    _check_held(game, seat, (*cards, *action.also) if action.also else cards)
     if mode is Mode.TURN and game.drawn is not None:
         _check_drawn(game, c, group)
     if not _allowed(game, mode, seat, c, group):
@@ -45,9 +45,9 @@ def push_play(game: Game, action: Play, events: list[Event]) -> None:
     legal = wd4_legal(game, seat, cards) if effect.challengeable else None
     if mode is Mode.STACK and game.rules.stack_wd4_ignores_legality and effect.challengeable:
         legal = True
-    carried = _take_pending(game, mode)
+    carried = 0 if mode is Mode.TURN else _take_pending(game, mode)
     _lay_down(game, seat, cards, also, action, events)
-    out = _went_out(game, seat, events)
+    out = not game.hands[seat] and _went_out(game, seat, events)
     resolve(game, seat, c, len(cards), action, legal, carried, events)
     after_play(game, seat, action.uno, out, events)
     if game.jumpin is not None:

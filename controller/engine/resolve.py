@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from .actions import Play
 from .cards import Card, Face
-from .effects import Effect
+from .effects import PLAIN, Effect
 from .events import Event, FalseCall, Reversed, Skipped, Traded, UnoCalled, UnoMissed, Why
 from .legality import wd4_bluff_allowed
 from .state import Duty, DutyKind
@@ -28,6 +28,9 @@ def resolve(
 ) -> None:
     """Apply `n` cards of `c`'s face, played by `seat` (or treated as played by it)."""
     effect = game.effects[c.face]
+    if effect is PLAIN:  # a number card: the next player plays
+        game.turn = game.next_seat(seat)
+        return
     if effect.trade and action.target is not None:
         _trade(game, seat, action.target, events)
     if effect.reverse and n % 2:

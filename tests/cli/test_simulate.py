@@ -81,3 +81,54 @@ def test_argparse_errors_exit_2() -> None:
     with pytest.raises(SystemExit) as exit_info:
         main(["simulate", "--rules", "poker"])
     assert exit_info.value.code == 2
+
+
+@pytest.mark.parametrize(
+    ("fmt", "players", "key"),
+    [
+        ("elim_within_deal", 4, "losses_by_seat"),
+        ("elim_tournament", 3, "mean_eliminations_per_match"),
+        ("team_play", 4, "mean_team_totals"),
+        ("rotation_4p", 4, "schedule"),
+        ("rotation_8p", 8, "schedule"),
+    ],
+)
+def test_simulate_formats_report_their_results(
+    capsys: pytest.CaptureFixture[str], fmt: str, players: int, key: str
+) -> None:
+    out = _json(capsys, "--rules", "classic", "--format", fmt, "--players", str(players),
+                "--games", "3", "--option", "target=200")  # fmt: skip
+    assert out["format"] == fmt and key in out["format_results"]
+    assert out["conservation_violations"] == 0
+    if fmt.startswith("rotation"):
+        assert out["format_results"]["mean_deals_per_match"] == (12 if players == 4 else 56)
+
+
+def test_simulate_takes_every_house_rule_and_feature_id(capsys: pytest.CaptureFixture[str]) -> None:
+    out = _json(
+        capsys, "--rules", "classic", "--games", "20", "--option", "stack_s0",
+        "--option", "jumpin_numbers", "--option", "multi_same_face", "--option", "score_penalty",
+        "--option", "wild_after_draw=strict_top",
+    )  # fmt: skip
+    assert out["games"] == 20 and out["conservation_violations"] == 0
+
+
+def test_simulate_names_both_conflicting_options(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--option", "multi_same_face", "--option", "multi_identical"]) == 2
+    assert "multi_same_face and multi_identical" in capsys.readouterr().err
+
+
+def test_rules_list_names_every_option_feature_and_format(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from controller.engine import OPTIONS
+    from controller.engine.option_table import ALIASES, FORMATS
+
+    assert main(["rules", "--list"]) == 0
+    text = capsys.readouterr().out
+    for name in [o.id for o in OPTIONS] + list(ALIASES) + list(FORMATS):
+        assert name in text
+    assert "seed-000-chinese" in text
+    assert main(["rules", "--json", "--game", "attack"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert all("attack" in o["games"] for o in listed["options"])

@@ -416,3 +416,13 @@ def test_uno_after_trade_receiver() -> None:
     default = position("attack", top="R4", hands=hands)
     default.push(Play(0, c("RTH"), target=2))
     assert default.exposed == ()
+
+
+def test_wild_after_draw_victim_only_keeps_a_wild_from_answering_a_draw() -> None:
+    game = position("classic", stack_s0=True, wild_after_draw="victim_only", top="R5",
+                    hands={0: "R+2 G1", 1: "W B2"})  # fmt: skip
+    game.push(Play(0, c("R+2")))
+    with pytest.raises(CardNotPlayable, match="accept it or pass it on"):
+        game.push(Play(1, c("W"), colour=B))
+    game.push(Accept(1))
+    assert game.to_move() == 2
