@@ -102,7 +102,8 @@ def presets(saved: Path | None = None) -> dict[str, Preset]:
 def save_preset(saved: Path, name: str, game: str, options: dict[str, OptionValue]) -> Preset:
     """Check and save a table's options under `name`; returns the saved preset."""
     key = slug(name)
-    if key in _read(SHIPPED, shipped=True):
+    shipped = _read(SHIPPED, shipped=True)
+    if key in shipped or any(p.name.lower() == name.strip().lower() for p in shipped.values()):
         raise ConfigError(f"{name!r} is the name of a shipped preset: choose another")
     preset = parse_preset(preset_text(Preset(key, name, game, options)), key)
     saved.mkdir(parents=True, exist_ok=True)

@@ -14,6 +14,8 @@ from flask.typing import ResponseReturnValue
 
 from controller.engine import DECKS, OPTIONS
 from controller.launcher.policy import PROFILES
+from controller.preset_store import presets, save_preset
+from controller.sections import ConfigError
 from controller.store import Record
 from controller.table.codec import BadRequest
 from controller.table.service import TableService
@@ -99,6 +101,28 @@ def options() -> ResponseReturnValue:
         decks={name: deck.game.value for name, deck in DECKS.items()},
         profiles=list(PROFILES),
     )  # fmt: skip
+
+
+@bp.get("/presets")
+def list_presets() -> ResponseReturnValue:
+    """House-rule presets: the shipped ones and this table's own."""
+    saved = presets(current_app.config["PRESETS_DIR"])
+    return jsonify(presets=[preset.to_dict() for preset in saved.values()])
+
+
+@bp.post("/presets")
+@security.needs_pin
+def save_table_preset() -> ResponseReturnValue:
+    """Save a set of options under a name, to load it again at a later set-up."""
+    data = body()
+    name, game, options = data.get("name"), data.get("game", "attack"), data.get("options", {})
+    if not isinstance(name, str) or not isinstance(game, str) or not isinstance(options, dict):
+        raise BadRequest("send a name, a game and an object of options")
+    try:
+        preset = save_preset(current_app.config["PRESETS_DIR"], name, game, options)
+    except ConfigError as error:
+        raise BadRequest(str(error)) from None
+    return jsonify(preset=preset.to_dict())
 
 
 @bp.post("/setup")

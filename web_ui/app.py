@@ -35,6 +35,7 @@ def create_app(
         ADMIN_PASSWORD=config.service.admin_password,
         PIN_EPOCH=hmac.new(key.encode(), pin.encode(), hashlib.sha256).hexdigest()[:16],
         LANGUAGE=config.table.language,
+        PRESETS_DIR=config.data_path / "presets",
         TABLE_NAME=config.table.name,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",

@@ -26,6 +26,7 @@ from controller.engine import (
     IllegalAction,
     Knowledge,
     Phase,
+    Play,
     Press,
     Rules,
     duty_text,
@@ -69,6 +70,8 @@ class TableSetup:
             self.rules  # noqa: B018 - validates the game and options
         except EngineError as error:
             raise BadRequest(str(error)) from None
+        if self.rules.format == "rotation_8p" and self.mode == "tracked":
+            raise BadRequest("rotation_8p needs two tables: keep its score here (mode score_only)")
 
     @property
     def rules(self) -> Rules:
@@ -158,7 +161,7 @@ class TableSession:
             raise IllegalAction("this table tracks play: rounds are scored when they end")
         if self.match.over:
             raise IllegalAction("the match is over")
-        winner, points, cards = _round_fields(command, len(self.setup.players))
+        winner, points, cards = _round_fields(command, len(self.seating()))
         record = self.match.record(winner, points, cards)
         events = [{"type": "DealScored", **record_dict(record), "totals": self.match.totals}]
         return events + self._match_end()
@@ -196,8 +199,27 @@ class TableSession:
             "match_over": match.over,
             "winners": list(verdict.winners) if match.over else [],
             "losers": list(verdict.losers) if match.over else [],
+            "house": self.house(),
+            "standings": _plain(match.standings()),
+            "seating": list(self.seating()),
             "deal": None if game is None else deal_view(game),
         }
+
+    def house(self) -> dict[str, Any]:
+        """The house rules a tablet needs to know to offer the right taps."""
+        rules = self.rules
+        return {
+            "format": rules.format,
+            "stacking": rules.stacking,
+            "jumpin": rules.jumpin,
+            "multi": rules.multi,
+            "changed": rules.changed(),
+        }
+
+    def seating(self) -> tuple[int, ...]:
+        """Which player sits in each seat of the deal in play (or the next one)."""
+        seating = self.match.seating or self.match.format.seating(self.match)
+        return seating.players
 
 
 def record_dict(record: DealRecord) -> dict[str, Any]:
@@ -233,8 +255,24 @@ def deal_view(game: Game) -> dict[str, Any]:
             for d in game.duties
         ],
         "moves": [action_to_dict(a) for a in moves],
+        "jump_ins": [action_to_dict(a) for a in _jump_ins(game, moves)],
+        "active": list(game.active),
         "shown": {str(seat): points for seat, (points, _) in game.shown.items()},
     }
+
+
+def _jump_ins(game: Game, moves: list[Action]) -> list[Action]:
+    """Plays by players other than the one to move: jump-ins (§10.2)."""
+    mover = game.to_move()
+    return [a for a in game.legal_actions() if isinstance(a, Play) and a.seat != mover]
+
+
+def _plain(value: object) -> Any:
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _round_fields(command: Mapping[str, Any], players: int) -> tuple[int, list[int], list[int]]:

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from controller.config import Config, TableConfig
+from controller.config import Config, ServiceConfig, TableConfig
 from controller.store import Store
 from controller.table.service import TableService
 from web_ui.app import create_app
@@ -58,8 +58,8 @@ def table(store: Store) -> Iterator[TableService]:
 
 
 @pytest.fixture
-def app(table: TableService) -> Flask:
-    config = Config(table=TableConfig(pin="1234"))
+def app(table: TableService, tmp_path: Path) -> Flask:
+    config = Config(table=TableConfig(pin="1234"), service=ServiceConfig(data_dir=str(tmp_path)))
     flask_app = create_app(table, config, secret_key="test-secret")
     flask_app.config["TESTING"] = True
     return flask_app

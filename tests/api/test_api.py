@@ -158,3 +158,29 @@ def test_launcher_endpoints_without_a_launcher(playing: Tablet) -> None:
 def test_unknown_api_path_is_json_404(tablet: Tablet) -> None:
     response = tablet.get("/api/nothing-here")
     assert response.status_code == 404 and "error" in response.get_json()
+
+
+def test_presets_are_listed_and_a_table_saves_its_own(playing: Tablet) -> None:
+    shipped = {p["key"] for p in playing.get("/api/presets").get_json()["presets"]}
+    assert {"official-attack", "official-classic", "seed-000-chinese"} <= shipped
+    body = {"name": "Friday night", "game": "classic", "options": {"stack_s1": True}}
+    saved = playing.post("/api/presets", body).get_json()["preset"]
+    assert saved["key"] == "friday-night" and saved["options"] == {"stack_s1": True}
+    keys = {p["key"] for p in playing.get("/api/presets").get_json()["presets"]}
+    assert "friday-night" in keys
+    bad = body | {"options": {"stack_s0": True, "stack_s1": True}}
+    response = playing.post("/api/presets", bad)
+    assert response.status_code == 400 and "cannot both be on" in response.get_json()["error"]
+    clash = body | {"name": "Official UNO Attack"}
+    assert playing.post("/api/presets", clash).status_code == 400
+
+
+def test_setup_with_house_rules_shows_them_in_the_state(playing: Tablet) -> None:
+    setup = SETUP | {"game": "classic", "options": {"stack_s0": True, "jumpin_numbers": True,
+                                                     "multi_same_face": True}}  # fmt: skip
+    state = playing.post("/api/setup", {"setup": setup}).get_json()["state"]
+    assert state["house"]["stacking"] == "s0" and state["house"]["jumpin"] == "numbers"
+    assert state["house"]["multi"] == "same_face" and state["seating"] == [0, 1, 2, 3]
+    rotation = SETUP | {"game": "classic", "options": {"format": "rotation_8p"}}
+    response = playing.post("/api/setup", {"setup": rotation})
+    assert response.status_code == 400 and "two tables" in response.get_json()["error"]
