@@ -125,6 +125,8 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "why_false_accusation": ("false catch", "错误指控"),
     "why_challenge": ("challenge", "质疑"),
     "why_suggestion": ("suggestion", "提示出牌"),
+    "why_wrong_play": ("wrong play", "出错牌"),
+    "why_wrong_jump_in": ("wrong jump-in", "抢牌出错"),
     # the controls
     "play": ("Play", "出牌"),
     "play_card": ("{name}: tap the card played", "{name}：点选打出的牌"),

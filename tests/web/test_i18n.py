@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import typing
 
 import pytest
 
+from controller.engine import DutyKind
+from controller.engine.events import Event, Why
 from web_ui.i18n import CARD_NAMES, COLOUR_NAMES, LANGUAGES, WORDS, bundle, card_name, t
 
 
@@ -49,3 +52,11 @@ def test_bundle_holds_the_tables_for_the_script() -> None:
     assert tables["cards"] is CARD_NAMES["zh-CN"]
     assert tables["colours"] is COLOUR_NAMES["zh-CN"]
     assert tables["words"]["undo"] == "撤销"
+
+
+def test_words_name_every_reason_duty_and_event_of_the_engine() -> None:
+    words = WORDS["en"]
+    assert [why.value for why in Why if f"why_{why.value}" not in words] == []
+    assert [kind.value for kind in DutyKind if f"duty_{kind.value}" not in words] == []
+    events = [cls.__name__ for cls in typing.get_args(Event)]
+    assert [name for name in events if f"ev_{name}" not in words] == []

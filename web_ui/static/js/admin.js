@@ -20,7 +20,8 @@ async function login(event) {
     location.reload();
   } catch (error) {
     $("admin-password").value = "";
-    if (error instanceof ApiError && error.status === 403 && error.message === "wrong password") say(t("wrong_password"));
+    if (error instanceof ApiError && error.status === 403 && error.message === "wrong password")
+      say(t("wrong_password"));
     else showError(error);
   }
 }
@@ -28,7 +29,13 @@ async function login(event) {
 $("admin-form")?.addEventListener("submit", login);
 if ($("admin-refresh")) {
   $("admin-refresh").addEventListener("click", refresh);
-  $("admin-clear").addEventListener("click", async () => (await attempt(() => post("/api/launcher/clear"))) && refresh());
-  $("admin-press").addEventListener("click", async () => (await attempt(() => post("/api/launcher/press"))) && refresh());
+  $("admin-clear").addEventListener(
+    "click",
+    async () => (await attempt(() => post("/api/launcher/clear"))) && refresh(),
+  );
+  $("admin-press").addEventListener(
+    "click",
+    async () => (await attempt(() => post("/api/launcher/press"))) && refresh(),
+  );
   refresh();
 }

@@ -29,7 +29,9 @@ export function cardName(text) {
 /** Build an element: h("button", {class: "big", onclick: fn}, "text", child...). */
 export function h(tag, attrs = {}, ...children) {
   const isSvg = ["svg", "polyline", "line", "text", "circle", "g", "title", "rect"].includes(tag);
-  const el = isSvg ? document.createElementNS("http://www.w3.org/2000/svg", tag) : document.createElement(tag);
+  const el = isSvg
+    ? document.createElementNS("http://www.w3.org/2000/svg", tag)
+    : document.createElement(tag);
   for (const [name, value] of Object.entries(attrs)) {
     if (value === false || value === null || value === undefined) continue;
     if (name.startsWith("on")) el.addEventListener(name.slice(2), value);

@@ -32,7 +32,11 @@ export function colourChip(letter) {
 
 /** A button showing a card; `onclick` gets the card text. */
 export function cardButton(text, onclick, attrs = {}) {
-  return h("button", { type: "button", class: "card-button", "data-card": text, onclick: () => onclick(text), ...attrs }, cardChip(text));
+  return h(
+    "button",
+    { type: "button", class: "card-button", "data-card": text, onclick: () => onclick(text), ...attrs },
+    cardChip(text),
+  );
 }
 
 /** Four buttons to name a colour. */
@@ -41,7 +45,11 @@ export function colourButtons(onpick) {
     "div",
     { class: "colour-choices" },
     ["R", "Y", "G", "B"].map((letter) =>
-      h("button", { type: "button", class: "card-button", "data-colour": letter, onclick: () => onpick(letter) }, colourChip(letter)),
+      h(
+        "button",
+        { type: "button", class: "card-button", "data-colour": letter, onclick: () => onpick(letter) },
+        colourChip(letter),
+      ),
     ),
   );
 }
@@ -58,6 +66,12 @@ export function cardPicker(texts, onpick) {
   return h(
     "div",
     { class: "picker" },
-    order.map((colour) => h("div", { class: "picker-row" }, rows.get(colour).map((text) => cardButton(text, onpick)))),
+    order.map((colour) =>
+      h(
+        "div",
+        { class: "picker-row" },
+        rows.get(colour).map((text) => cardButton(text, onpick)),
+      ),
+    ),
   );
 }

@@ -5,7 +5,18 @@ import { h, t } from "./api.js";
 const W = 640;
 const H = 320;
 const PAD = { left: 56, right: 132, top: 20, bottom: 36 };
-const STROKES = ["#d62828", "#1d4ed8", "#15803d", "#b45309", "#7c3aed", "#0e7490", "#be185d", "#4d7c0f", "#334155", "#c2410c"];
+const STROKES = [
+  "#d62828",
+  "#1d4ed8",
+  "#15803d",
+  "#b45309",
+  "#7c3aed",
+  "#0e7490",
+  "#be185d",
+  "#4d7c0f",
+  "#334155",
+  "#c2410c",
+];
 const DASHES = ["", "8 4", "2 4", "12 4 2 4", "4 4", "16 6", "1 3", "10 2 2 2", "6 6", "3 6"];
 
 /** Each player's running total after each deal, starting from the match's start. */
@@ -39,7 +50,15 @@ export function renderChart(box, state) {
     { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("chart"), class: "chart-svg" },
     h("title", {}, t("chart")),
     axes(deals, x, y, top, bottom),
-    showTarget ? h("line", { x1: PAD.left, x2: W - PAD.right, y1: y(state.target), y2: y(state.target), class: "target-line" }) : null,
+    showTarget
+      ? h("line", {
+          x1: PAD.left,
+          x2: W - PAD.right,
+          y1: y(state.target),
+          y2: y(state.target),
+          class: "target-line",
+        })
+      : null,
     lines.map((points, seat) => playerLine(points, seat, players[seat], x, y, labels[seat])),
   );
   box.replaceChildren(svg);
@@ -84,6 +103,10 @@ function playerLine(points, seat, name, x, y, labelY) {
       "stroke-dasharray": DASHES[seat % DASHES.length] || null,
     }),
     points.map((v, i) => h("circle", { cx: x(i), cy: y(v), r: 4, fill: stroke })),
-    h("text", { x: x(last) + 8, y: labelY + 5, fill: stroke, class: "series-name" }, `${name} ${points[last]}`),
+    h(
+      "text",
+      { x: x(last) + 8, y: labelY + 5, fill: stroke, class: "series-name" },
+      `${name} ${points[last]}`,
+    ),
   );
 }

@@ -6,7 +6,15 @@ import { cardButton, cardChip, cardPicker, colourButtons } from "./cards.js";
 import { exposedSeats, playerName } from "./view.js";
 
 // What the controls remember between renders: the play being built, picks, typed numbers.
-const ui = { seq: -1, step: null, uno: false, press: 1, round: null, fix: { open: false, seat: 0 }, scoring: { deal: -1, seat: null, picks: {}, typed: {} } };
+const ui = {
+  seq: -1,
+  step: null,
+  uno: false,
+  press: 1,
+  round: null,
+  fix: { open: false, seat: 0 },
+  scoring: { deal: -1, seat: null, picks: {}, typed: {} },
+};
 let env = null; // {state, mine(seat), demo, accept(state), rerender()}
 let root = null;
 let busy = false; // a tap is on its way: no second tap until it is answered
@@ -15,7 +23,8 @@ export function renderControls(into, state, environment) {
   root = into;
   env = { ...environment, state };
   if (state.seq !== ui.seq) Object.assign(ui, { seq: state.seq, step: null, uno: false, round: null });
-  if (ui.scoring.deal !== state.deals.length) ui.scoring = { deal: state.deals.length, seat: null, picks: {}, typed: {} };
+  if (ui.scoring.deal !== state.deals.length)
+    ui.scoring = { deal: state.deals.length, seat: null, picks: {}, typed: {} };
   root.replaceChildren(...sections(state));
 }
 
@@ -69,7 +78,11 @@ function tracked(state) {
 }
 
 function matchOver() {
-  return h("div", { class: "group" }, h("a", { class: "button big primary", href: "/setup" }, t("new_match")));
+  return h(
+    "div",
+    { class: "group" },
+    h("a", { class: "button big primary", href: "/setup" }, t("new_match")),
+  );
 }
 
 function dealButton(state) {
@@ -81,9 +94,18 @@ function turnUp(state) {
   const cards = state.deal.moves.filter((m) => m.type === "TurnUp").map((m) => m.card);
   const out = [];
   if ((state.launcher?.status ?? "none") !== "none") {
-    out.push(button(t("deal_launcher"), () => command("/api/launcher/deal"), { id: "deal-launcher", class: "big" }));
+    out.push(
+      button(t("deal_launcher"), () => command("/api/launcher/deal"), { id: "deal-launcher", class: "big" }),
+    );
   }
-  out.push(h("h2", {}, t("turn_up")), h("div", { id: "turn-up" }, cardPicker(cards, (card) => act({ type: "TurnUp", card }))));
+  out.push(
+    h("h2", {}, t("turn_up")),
+    h(
+      "div",
+      { id: "turn-up" },
+      cardPicker(cards, (card) => act({ type: "TurnUp", card })),
+    ),
+  );
   return out;
 }
 
@@ -97,12 +119,23 @@ function catchWindow(deal) {
   for (const target of exposed) {
     if (env.mine(target)) {
       const label = t("uno_for", { name: name(target) });
-      buttons.push(button(label, () => act({ type: "CallUno", seat: target }), { class: "big uno-call", "data-target": target }));
+      buttons.push(
+        button(label, () => act({ type: "CallUno", seat: target }), {
+          class: "big uno-call",
+          "data-target": target,
+        }),
+      );
     }
     deal.hands.forEach((_, seat) => {
       if (seat === target || !env.mine(seat)) return;
       const label = t("catches", { name: name(seat), target: name(target) });
-      buttons.push(button(label, () => act({ type: "Catch", seat, target }), { class: "big catch", "data-seat": seat, "data-target": target }));
+      buttons.push(
+        button(label, () => act({ type: "Catch", seat, target }), {
+          class: "big catch",
+          "data-seat": seat,
+          "data-target": target,
+        }),
+      );
     });
   }
   return [h("div", { class: "group catch-window", id: "catch-window" }, buttons)];
@@ -114,7 +147,13 @@ function turnControls(state) {
   const deal = state.deal;
   const seat = deal.to_move;
   if (seat === null || seat === undefined || !env.mine(seat)) return h("div");
-  if (ui.step) return h("div", { class: "group step", id: "step" }, stepControls(state, seat), button(t("cancel"), () => ((ui.step = null), redraw())));
+  if (ui.step)
+    return h(
+      "div",
+      { class: "group step", id: "step" },
+      stepControls(state, seat),
+      button(t("cancel"), () => ((ui.step = null), redraw())),
+    );
   const plays = deal.moves.filter((m) => m.type === "Play");
   const cards = [...new Set(plays.map((m) => m.card))];
   return h(
@@ -122,7 +161,13 @@ function turnControls(state) {
     { class: "group turn-controls", id: "turn-controls", "data-seat": seat },
     h("h2", {}, plays.length ? t("play_card", { name: name(seat) }) : t("to_move", { name: name(seat) })),
     plays.some((m) => m.uno) ? unoToggle() : null,
-    cards.length ? h("div", { class: "plays", id: "plays" }, cards.map((card) => cardButton(card, () => choose(seat, plays, card)))) : null,
+    cards.length
+      ? h(
+          "div",
+          { class: "plays", id: "plays" },
+          cards.map((card) => cardButton(card, () => choose(seat, plays, card))),
+        )
+      : null,
     h("div", { class: "row other-moves" }, otherMoves(state, seat)),
   );
 }
@@ -131,7 +176,12 @@ function unoToggle() {
   return h(
     "label",
     { class: "toggle uno-toggle" },
-    h("input", { type: "checkbox", id: "uno-toggle", checked: ui.uno, onchange: (e) => (ui.uno = e.target.checked) }),
+    h("input", {
+      type: "checkbox",
+      id: "uno-toggle",
+      checked: ui.uno,
+      onchange: (e) => (ui.uno = e.target.checked),
+    }),
     t("call_uno"),
   );
 }
@@ -140,7 +190,8 @@ function unoToggle() {
 function choose(seat, plays, card) {
   const options = plays.filter((m) => m.card === card);
   if (options.some((m) => m.colour)) ui.step = { kind: "colour", seat, card };
-  else if (options.some((m) => m.target !== null && m.target !== undefined)) ui.step = { kind: "target", seat, card, targets: options.map((m) => m.target) };
+  else if (options.some((m) => m.target !== null && m.target !== undefined))
+    ui.step = { kind: "target", seat, card, targets: options.map((m) => m.target) };
   else if (card.endsWith("DA")) ui.step = { kind: "also", seat, card, count: 0 };
   else return play(seat, card);
   redraw();
@@ -153,9 +204,16 @@ function play(seat, card, fields = {}) {
 function stepControls(state, seat) {
   const step = ui.step;
   const head = h("div", { class: "step-card" }, cardChip(step.card));
-  if (step.kind === "colour") return [head, h("h2", {}, t("choose_colour")), colourButtons((colour) => play(seat, step.card, { colour }))];
+  if (step.kind === "colour")
+    return [
+      head,
+      h("h2", {}, t("choose_colour")),
+      colourButtons((colour) => play(seat, step.card, { colour })),
+    ];
   if (step.kind === "target") {
-    const targets = step.targets.map((target) => button(name(target), () => play(seat, step.card, { target }), { class: "big", "data-target": target }));
+    const targets = step.targets.map((target) =>
+      button(name(target), () => play(seat, step.card, { target }), { class: "big", "data-target": target }),
+    );
     return [head, h("h2", {}, t("trade_with")), h("div", { class: "row" }, targets)];
   }
   return [head, h("h2", {}, t("discard_count")), alsoCounter(state, seat, step)];
@@ -175,7 +233,10 @@ function alsoCounter(state, seat, step) {
     h("output", { id: "also-count", class: "count-out" }, step.count),
     button("+", () => change(1), { class: "big", "aria-label": "+1" }),
     left === 1 ? unoToggle() : null,
-    button(t("play"), () => play(seat, step.card, { also: Array(step.count).fill("?") }), { class: "big primary", id: "also-ok" }),
+    button(t("play"), () => play(seat, step.card, { also: Array(step.count).fill("?") }), {
+      class: "big primary",
+      id: "also-ok",
+    }),
   );
 }
 
@@ -183,14 +244,28 @@ function otherMoves(state, seat) {
   const types = new Set(state.deal.moves.map((m) => m.type));
   const out = [];
   if (types.has("Press")) out.push(pressControls(state, seat));
-  if (types.has("Draw")) out.push(button(t("draw"), () => act({ type: "Draw", seat }), { class: "big", id: "draw" }));
-  if (types.has("Pass")) out.push(button(t("pass"), () => act({ type: "Pass", seat }), { class: "big", id: "pass" }));
-  if (types.has("Accept")) out.push(button(t("accept"), () => act({ type: "Accept", seat }), { class: "big", id: "accept" }));
+  if (types.has("Draw"))
+    out.push(button(t("draw"), () => act({ type: "Draw", seat }), { class: "big", id: "draw" }));
+  if (types.has("Pass"))
+    out.push(button(t("pass"), () => act({ type: "Pass", seat }), { class: "big", id: "pass" }));
+  if (types.has("Accept"))
+    out.push(button(t("accept"), () => act({ type: "Accept", seat }), { class: "big", id: "accept" }));
   if (types.has("Challenge")) {
-    out.push(button(t("guilty"), () => act({ type: "Challenge", seat, guilty: true }), { class: "big", id: "guilty" }));
-    out.push(button(t("not_guilty"), () => act({ type: "Challenge", seat, guilty: false }), { class: "big", id: "not-guilty" }));
+    out.push(
+      button(t("guilty"), () => act({ type: "Challenge", seat, guilty: true }), {
+        class: "big",
+        id: "guilty",
+      }),
+    );
+    out.push(
+      button(t("not_guilty"), () => act({ type: "Challenge", seat, guilty: false }), {
+        class: "big",
+        id: "not-guilty",
+      }),
+    );
   }
-  if (types.has("ChooseColour")) out.push(colourButtons((colour) => act({ type: "ChooseColour", seat, colour })));
+  if (types.has("ChooseColour"))
+    out.push(colourButtons((colour) => act({ type: "ChooseColour", seat, colour })));
   return out;
 }
 
@@ -201,12 +276,31 @@ function pressControls(state, seat) {
     return h(
       "div",
       { class: "row press-manual" },
-      h("label", {}, t("press_count"), " ", h("input", { type: "number", id: "press-count", min: 0, max: 20, value: ui.press, oninput: (e) => (ui.press = e.target.value) })),
-      button(t("press"), () => act({ type: "Press", seat, cards: Number(ui.press) || 0 }), { class: "big primary", id: "press-typed" }),
+      h(
+        "label",
+        {},
+        t("press_count"),
+        " ",
+        h("input", {
+          type: "number",
+          id: "press-count",
+          min: 0,
+          max: 20,
+          value: ui.press,
+          oninput: (e) => (ui.press = e.target.value),
+        }),
+      ),
+      button(t("press"), () => act({ type: "Press", seat, cards: Number(ui.press) || 0 }), {
+        class: "big primary",
+        id: "press-typed",
+      }),
     );
   }
   if (page.demo || page.simulated) {
-    return button(t("virtual_press"), () => command("/api/launcher/press"), { class: "big primary press-button", id: "press" });
+    return button(t("virtual_press"), () => command("/api/launcher/press"), {
+      class: "big primary press-button",
+      id: "press",
+    });
   }
   return h("p", { class: "hint" }, t("press_button"));
 }
@@ -222,10 +316,20 @@ function scoring(state) {
   const pending = deal.moves.filter((m) => m.type === "EnterHand" && env.mine(m.seat)).map((m) => m.seat);
   if (!pending.includes(ui.scoring.seat)) ui.scoring.seat = pending[0] ?? null;
   const shown = Object.entries(deal.shown).map(([seat, points]) =>
-    h("li", { "data-seat": seat }, Number(seat) === deal.winner ? t("went_out", { name: name(Number(seat)) }) : `${name(Number(seat))}: ${t("points_of", { points })}`),
+    h(
+      "li",
+      { "data-seat": seat },
+      Number(seat) === deal.winner
+        ? t("went_out", { name: name(Number(seat)) })
+        : `${name(Number(seat))}: ${t("points_of", { points })}`,
+    ),
   );
   const tabs = pending.map((seat) =>
-    button(name(seat), () => ((ui.scoring.seat = seat), redraw()), { class: seat === ui.scoring.seat ? "tab selected" : "tab", "data-seat": seat, "aria-pressed": String(seat === ui.scoring.seat) }),
+    button(name(seat), () => ((ui.scoring.seat = seat), redraw()), {
+      class: seat === ui.scoring.seat ? "tab selected" : "tab",
+      "data-seat": seat,
+      "aria-pressed": String(seat === ui.scoring.seat),
+    }),
   );
   return h(
     "div",
@@ -243,22 +347,43 @@ function handEntry(state, seat) {
   const total = picks.reduce((sum, card) => sum + (values.get(card) ?? 0), 0);
   const remove = (i) => () => (picks.splice(i, 1), redraw());
   const typed = h("input", {
-    type: "number", id: "hand-points", min: 0, max: 9999, inputmode: "numeric",
-    value: ui.scoring.typed[seat] ?? "", oninput: (e) => (ui.scoring.typed[seat] = e.target.value),
+    type: "number",
+    id: "hand-points",
+    min: 0,
+    max: 9999,
+    inputmode: "numeric",
+    value: ui.scoring.typed[seat] ?? "",
+    oninput: (e) => (ui.scoring.typed[seat] = e.target.value),
   });
   return h(
     "div",
     { class: "hand-entry", "data-seat": seat },
     h("h3", {}, t("enter_hand", { name: name(seat) })),
     cardPicker([...values.keys()], (card) => (picks.push(card), redraw())),
-    h("div", { class: "row picks", id: "picks" }, picks.map((card, i) => cardButton(card, remove(i), { class: "card-button picked" }))),
-    h("div", { class: "row" },
+    h(
+      "div",
+      { class: "row picks", id: "picks" },
+      picks.map((card, i) => cardButton(card, remove(i), { class: "card-button picked" })),
+    ),
+    h(
+      "div",
+      { class: "row" },
       h("output", { id: "picks-points" }, t("points_of", { points: total })),
-      button(t("save_cards"), () => act({ type: "EnterHand", seat, cards: picks.slice() }), { class: "big primary", id: "save-cards" }),
-      button(t("clear"), () => (picks.splice(0), redraw()), { class: "big" })),
-    h("div", { class: "row" },
+      button(t("save_cards"), () => act({ type: "EnterHand", seat, cards: picks.slice() }), {
+        class: "big primary",
+        id: "save-cards",
+      }),
+      button(t("clear"), () => (picks.splice(0), redraw()), { class: "big" }),
+    ),
+    h(
+      "div",
+      { class: "row" },
       h("label", {}, t("points"), " ", typed),
-      button(t("save_points"), () => act({ type: "EnterHand", seat, points: Number(typed.value) || 0 }), { class: "big", id: "save-points" })),
+      button(t("save_points"), () => act({ type: "EnterHand", seat, points: Number(typed.value) || 0 }), {
+        class: "big",
+        id: "save-points",
+      }),
+    ),
   );
 }
 
@@ -269,11 +394,27 @@ function roundForm(state) {
   ui.round ??= { winner: null, points: players.map(() => 0) };
   const round = ui.round;
   const winners = players.map((player, seat) =>
-    button(player, () => ((round.winner = seat), (round.points[seat] = 0), redraw()), { class: round.winner === seat ? "tab selected" : "tab", "aria-pressed": String(round.winner === seat), "data-seat": seat }),
+    button(player, () => ((round.winner = seat), (round.points[seat] = 0), redraw()), {
+      class: round.winner === seat ? "tab selected" : "tab",
+      "aria-pressed": String(round.winner === seat),
+      "data-seat": seat,
+    }),
   );
   const inputs = players.map((player, seat) =>
-    h("label", { class: "points-input" }, player, " ",
-      h("input", { type: "number", min: 0, value: round.points[seat], disabled: round.winner === seat, "data-seat": seat, oninput: (e) => (round.points[seat] = Number(e.target.value) || 0) })),
+    h(
+      "label",
+      { class: "points-input" },
+      player,
+      " ",
+      h("input", {
+        type: "number",
+        min: 0,
+        value: round.points[seat],
+        disabled: round.winner === seat,
+        "data-seat": seat,
+        oninput: (e) => (round.points[seat] = Number(e.target.value) || 0),
+      }),
+    ),
   );
   const save = () => command("/api/rounds", { winner: round.winner, points: round.points });
   return h(
@@ -284,7 +425,11 @@ function roundForm(state) {
     h("div", { class: "row tabs" }, winners),
     h("h3", {}, t("points")),
     h("div", { class: "row" }, inputs),
-    button(t("save_round"), save, { class: "big primary", id: "save-round", disabled: round.winner === null }),
+    button(t("save_round"), save, {
+      class: "big primary",
+      id: "save-round",
+      disabled: round.winner === null,
+    }),
   );
 }
 
@@ -293,15 +438,29 @@ function roundForm(state) {
 function toolbar(state) {
   const deal = state.deal;
   const fix = deal && deal.phase === "playing" ? fixCount(state) : null;
-  return h("div", { class: "row toolbar" }, button(`↶ ${t("undo")}`, () => command("/api/undo"), { id: "undo" }), fix);
+  return h(
+    "div",
+    { class: "row toolbar" },
+    button(`↶ ${t("undo")}`, () => command("/api/undo"), { id: "undo" }),
+    fix,
+  );
 }
 
 function fixCount(state) {
   const players = state.setup.players;
   const fix = ui.fix;
-  const options = players.map((player, seat) => h("option", { value: seat, selected: seat === fix.seat }, player));
+  const options = players.map((player, seat) =>
+    h("option", { value: seat, selected: seat === fix.seat }, player),
+  );
   const who = h("select", { id: "fix-seat", "aria-label": t("players") }, options);
-  const count = h("input", { type: "number", id: "fix-count", min: 0, max: 120, value: state.deal.hands[fix.seat], "aria-label": t("hand") });
+  const count = h("input", {
+    type: "number",
+    id: "fix-count",
+    min: 0,
+    max: 120,
+    value: state.deal.hands[fix.seat],
+    "aria-label": t("hand"),
+  });
   who.addEventListener("change", () => {
     fix.seat = Number(who.value);
     count.value = state.deal.hands[fix.seat];

@@ -10,7 +10,9 @@ export function startDemo(changed) {
   if (!page.demo) return;
   onChange = changed;
   document.getElementById("virtual-panel").hidden = false;
-  document.getElementById("virtual-press").addEventListener("click", () => attempt(() => post("/api/launcher/press")));
+  document
+    .getElementById("virtual-press")
+    .addEventListener("click", () => attempt(() => post("/api/launcher/press")));
   refreshHumans();
 }
 
@@ -39,7 +41,17 @@ export function renderSeats(state) {
     const mine = humans.has(seat);
     const label = t(mine ? "give_back" : "take_seat", { name: playerName(state, seat) });
     const url = mine ? "/api/demo/leave" : "/api/demo/seat";
-    return h("button", { type: "button", class: mine ? "seat mine" : "seat", "data-seat": seat, disabled: !page.unlocked, onclick: () => seatCommand(url, seat) }, label);
+    return h(
+      "button",
+      {
+        type: "button",
+        class: mine ? "seat mine" : "seat",
+        "data-seat": seat,
+        disabled: !page.unlocked,
+        onclick: () => seatCommand(url, seat),
+      },
+      label,
+    );
   });
   document.getElementById("seats").replaceChildren(...buttons);
 }

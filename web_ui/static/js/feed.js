@@ -30,7 +30,7 @@ function countOf(event) {
 
 /** Add a logged record's events to the list on the page. */
 export function addRecord(list, state, record) {
-  const events = record.kind === "undo" ? [{ type: "Undone" }] : record.events ?? [];
+  const events = record.kind === "undo" ? [{ type: "Undone" }] : (record.events ?? []);
   for (const event of events) {
     const text = describe(state, event);
     if (text) list.prepend(h("li", { "data-event": event.type }, text));

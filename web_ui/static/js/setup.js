@@ -17,10 +17,47 @@ function renderPlayers() {
     h(
       "li",
       { class: "setup-player" },
-      h("input", { type: "text", value: name, maxlength: 24, placeholder: t("player_name", { n: i + 1 }), "aria-label": t("player_name", { n: i + 1 }), oninput: (e) => ((players[i] = e.target.value), renderDealers()) }),
-      h("button", { type: "button", "aria-label": t("move_up"), title: t("move_up"), disabled: i === 0, onclick: () => move(i, -1) }, "↑"),
-      h("button", { type: "button", "aria-label": t("move_down"), title: t("move_down"), disabled: i === players.length - 1, onclick: () => move(i, 1) }, "↓"),
-      h("button", { type: "button", "aria-label": t("remove"), title: t("remove"), disabled: players.length <= 2, onclick: () => remove(i) }, "✕"),
+      h("input", {
+        type: "text",
+        value: name,
+        maxlength: 24,
+        placeholder: t("player_name", { n: i + 1 }),
+        "aria-label": t("player_name", { n: i + 1 }),
+        oninput: (e) => ((players[i] = e.target.value), renderDealers()),
+      }),
+      h(
+        "button",
+        {
+          type: "button",
+          "aria-label": t("move_up"),
+          title: t("move_up"),
+          disabled: i === 0,
+          onclick: () => move(i, -1),
+        },
+        "↑",
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          "aria-label": t("move_down"),
+          title: t("move_down"),
+          disabled: i === players.length - 1,
+          onclick: () => move(i, 1),
+        },
+        "↓",
+      ),
+      h(
+        "button",
+        {
+          type: "button",
+          "aria-label": t("remove"),
+          title: t("remove"),
+          disabled: players.length <= 2,
+          onclick: () => remove(i),
+        },
+        "✕",
+      ),
     ),
   );
   $("players").replaceChildren(...rows);
@@ -41,12 +78,16 @@ function remove(i) {
 function renderDealers() {
   const select = $("first-dealer");
   const chosen = Math.min(Number(select.value || previous?.first_dealer || 0), players.length - 1);
-  select.replaceChildren(...players.map((_, i) => h("option", { value: i, selected: i === chosen }, playerLabel(i))));
+  select.replaceChildren(
+    ...players.map((_, i) => h("option", { value: i, selected: i === chosen }, playerLabel(i))),
+  );
 }
 
 function renderProfiles() {
   const chosen = previous?.profile ?? "toy";
-  $("profile").replaceChildren(...catalogue.profiles.map((p) => h("option", { value: p, selected: p === chosen }, p)));
+  $("profile").replaceChildren(
+    ...catalogue.profiles.map((p) => h("option", { value: p, selected: p === chosen }, p)),
+  );
 }
 
 /** The options for the chosen game, grouped by their section of the rules. */
@@ -56,7 +97,9 @@ function renderOptions() {
     if (!sections.has(option.section)) sections.set(option.section, []);
     sections.get(option.section).push(option);
   }
-  const groups = [...sections].map(([section, options]) => h("div", { class: "option-group" }, h("h3", {}, section), options.map(optionControl)));
+  const groups = [...sections].map(([section, options]) =>
+    h("div", { class: "option-group" }, h("h3", {}, section), options.map(optionControl)),
+  );
   $("options").replaceChildren(...groups);
 }
 
@@ -66,14 +109,31 @@ function optionControl(option) {
   const set = (v) => (values[option.id] = v);
   let control;
   if (option.kind === "bool") {
-    control = h("input", { type: "checkbox", checked: Boolean(value), onchange: (e) => set(e.target.checked) });
+    control = h("input", {
+      type: "checkbox",
+      checked: Boolean(value),
+      onchange: (e) => set(e.target.checked),
+    });
     return h("label", { class: "option toggle", "data-option": option.id }, control, h("span", {}, text));
   }
   if (option.choices.length) {
-    const choices = option.id === "deck" ? option.choices.filter((c) => !c || catalogue.decks[c] === game()) : option.choices;
-    control = h("select", { onchange: (e) => set(e.target.value) }, choices.map((c) => h("option", { value: c, selected: c === value }, c ? c.replaceAll("_", " ") : "—")));
+    const choices =
+      option.id === "deck"
+        ? option.choices.filter((c) => !c || catalogue.decks[c] === game())
+        : option.choices;
+    control = h(
+      "select",
+      { onchange: (e) => set(e.target.value) },
+      choices.map((c) => h("option", { value: c, selected: c === value }, c ? c.replaceAll("_", " ") : "—")),
+    );
   } else if (option.kind === "int") {
-    control = h("input", { type: "number", min: option.min, max: option.max, value, onchange: (e) => set(Number(e.target.value)) });
+    control = h("input", {
+      type: "number",
+      min: option.min,
+      max: option.max,
+      value,
+      onchange: (e) => set(Number(e.target.value)),
+    });
   } else {
     control = h("input", { type: "text", value, onchange: (e) => set(e.target.value) });
   }
@@ -85,7 +145,8 @@ function chosenOptions() {
   const out = {};
   for (const option of catalogue.options) {
     const value = values[option.id];
-    if (option.games.includes(game()) && value !== undefined && value !== option.default) out[option.id] = value;
+    if (option.games.includes(game()) && value !== undefined && value !== option.default)
+      out[option.id] = value;
   }
   return out;
 }

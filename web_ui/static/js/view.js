@@ -24,11 +24,13 @@ export function renderGame(state) {
 
 function turnText(state) {
   const deal = state.deal;
-  if (state.match_over) return t("winners", { names: state.winners.map((s) => playerName(state, s)).join(", ") });
+  if (state.match_over)
+    return t("winners", { names: state.winners.map((s) => playerName(state, s)).join(", ") });
   if (!deal) return t("waiting_deal");
   const seat = deal.to_move ?? deal.turn;
   if (seat !== null && seat !== undefined) return playerName(state, seat);
-  if (deal.winner !== null && deal.winner !== undefined) return t("went_out", { name: playerName(state, deal.winner) });
+  if (deal.winner !== null && deal.winner !== undefined)
+    return t("went_out", { name: playerName(state, deal.winner) });
   return "—";
 }
 
@@ -55,8 +57,14 @@ export function renderAlerts(state) {
   const duties = deal?.duties ?? [];
   $("alerts").hidden = exposed.length === 0 && duties.length === 0;
   $("exposed").hidden = exposed.length === 0;
-  $("exposed").replaceChildren(...exposed.map((seat) => h("div", { "data-seat": seat }, t("exposed", { name: playerName(state, seat) }))));
-  $("duties").replaceChildren(...duties.map((duty) => h("li", { class: "duty", "data-seat": duty.seat }, dutyText(state, duty))));
+  $("exposed").replaceChildren(
+    ...exposed.map((seat) =>
+      h("div", { "data-seat": seat }, t("exposed", { name: playerName(state, seat) })),
+    ),
+  );
+  $("duties").replaceChildren(
+    ...duties.map((duty) => h("li", { class: "duty", "data-seat": duty.seat }, dutyText(state, duty))),
+  );
 }
 
 export function dutyText(state, duty) {
@@ -96,10 +104,16 @@ function renderStandings(state) {
   box.hidden = !show;
   if (!show) return;
   const order = state.totals.map((total, seat) => ({ total, seat })).sort((a, b) => b.total - a.total);
-  const title = state.match_over ? t("winners", { names: state.winners.map((s) => playerName(state, s)).join(", ") }) : t("standings");
+  const title = state.match_over
+    ? t("winners", { names: state.winners.map((s) => playerName(state, s)).join(", ") })
+    : t("standings");
   box.replaceChildren(
     h("h3", {}, title),
-    h("ol", {}, order.map(({ total, seat }) => h("li", { "data-seat": seat }, `${playerName(state, seat)}: ${total}`))),
+    h(
+      "ol",
+      {},
+      order.map(({ total, seat }) => h("li", { "data-seat": seat }, `${playerName(state, seat)}: ${total}`)),
+    ),
   );
 }
 
@@ -122,11 +136,23 @@ export function renderHistory(state) {
     $("history").replaceChildren(h("p", { class: "muted" }, t("no_rounds")));
     return;
   }
-  const head = h("tr", {}, h("th", {}, t("round")), players.map((name) => h("th", {}, name)));
+  const head = h(
+    "tr",
+    {},
+    h("th", {}, t("round")),
+    players.map((name) => h("th", {}, name)),
+  );
   const rows = deals
     .slice()
     .reverse()
-    .map((d) => h("tr", {}, h("td", {}, d.number), d.deltas.map((delta, seat) => historyCell(d, delta, seat))));
+    .map((d) =>
+      h(
+        "tr",
+        {},
+        h("td", {}, d.number),
+        d.deltas.map((delta, seat) => historyCell(d, delta, seat)),
+      ),
+    );
   $("history").replaceChildren(h("table", { class: "rounds" }, h("thead", {}, head), h("tbody", {}, rows)));
 }
 
