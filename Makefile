@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint typecheck pytest bench clean venv chromium
+.PHONY: run test lint typecheck pytest bench clean venv chromium install uninstall
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 CHROMIUM := /usr/bin/chromium
@@ -35,6 +35,14 @@ pytest: $(VENV)/.test
 
 bench: $(VENV)/.bench
 	$(PY) -m benchmarks
+
+# On a Raspberry Pi, as root: install (or upgrade) the systemd service; DESTDIR=dir only writes
+# the files under dir. See the README, "Install on a Raspberry Pi".
+install:
+	$(PYTHON) systemd/install.py install $(if $(DESTDIR),--destdir "$(DESTDIR)")
+
+uninstall:
+	$(PYTHON) systemd/install.py uninstall $(if $(DESTDIR),--destdir "$(DESTDIR)")
 
 # Each stamp records which extras are installed; pyproject.toml changes reinstall.
 $(VENV)/.run: pyproject.toml | $(PY)

@@ -20,6 +20,7 @@ from controller.cli import UsageError
 from controller.config import Config, load_config
 from controller.launcher import LauncherError, open_launcher
 from controller.launcher.errors import PinProfileError as ConfigError
+from controller.sdnotify import Notifier, Watchdog, watchdog_interval
 from controller.store import Store, StoreError
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
@@ -65,12 +66,59 @@ def run(args: argparse.Namespace) -> int:
             ident="uno-attack",
         )
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
-        for url in urls(config):
+        addresses = urls(config)
+        for url in addresses:
             print(f"Scoreboard: {url}", flush=True)
         print(f"Table PIN: {config.table.pin}", flush=True)
         log.info("ready in %.2f s", time.monotonic() - started)
-        server.run()
+        notifier = systemd_hooks(service, config, addresses[0])
+        try:
+            server.run()
+        finally:
+            notifier.stopping()
     return 0
+
+
+def systemd_hooks(service: TableService, config: Config, url: str) -> Notifier:
+    """Tell systemd we are up, keep it informed, and ping its watchdog from the owner loop."""
+    notifier = Notifier()
+    watchdog = Watchdog(notifier, watchdog_interval())
+    reporter = StatusReporter(notifier, service)
+    service.on_tick.extend([watchdog.tick, reporter.tick])
+    notifier.ready(f"scoreboard at {url}, launcher {config.launcher.backend}")
+    return notifier
+
+
+class StatusReporter:
+    """A `STATUS=` line for `systemctl status` whenever the table's state says something new."""
+
+    def __init__(self, notifier: Notifier, service: TableService) -> None:
+        self.notifier, self.service = notifier, service
+        self._last = ""
+
+    def tick(self) -> None:
+        line = status_line(self.service.snapshot())
+        if line != self._last:
+            self._last = line
+            self.notifier.status(line)
+
+
+def status_line(state: dict[str, Any]) -> str:
+    """A person-readable summary: the match, the deal, whose turn, the launcher."""
+    launcher = f"launcher {state.get('launcher', {}).get('status', '?')}"
+    setup = state.get("setup")
+    if not setup:
+        return f"waiting for a table to be set up; {launcher}"
+    players = setup["players"]
+    deal = state.get("deal")
+    played = f"{len(state['deals'])} deals scored"
+    if state.get("match_over"):
+        return f"match over ({played}); {launcher}"
+    if not deal or deal.get("to_move") is None:
+        return f"{len(players)} players, {played}; {launcher}"
+    seat = deal["to_move"]
+    name = players[state["seating"][seat]] if state.get("seating") else players[seat]
+    return f"{len(players)} players, {played}; {name} to play; {launcher}"
 
 
 def _config(args: argparse.Namespace) -> Config:

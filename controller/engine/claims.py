@@ -65,7 +65,10 @@ def push_suggest(game: Game, action: Suggest, events: list[Event]) -> None:
 def push_correct(game: Game, action: Correct, events: list[Event]) -> None:
     """Table mode: set a hand's size, moving unseen cards between the hand and the pile."""
     seat, count = action.seat, action.count
-    _check_claimant(game, seat, "correct a hand count")
+    if game.phase not in (Phase.TURN_UP, Phase.PLAYING):
+        raise WrongPhase("hand counts are corrected while the deal is dealt or played")
+    if not 0 <= seat < game.players or not game.active[seat] or not game.hands[seat]:
+        raise IllegalAction(f"P{seat} holds no cards in this deal")
     if game.knowledge is not Knowledge.TABLE:
         raise IllegalAction("hand counts are corrected at a table, not in a simulation")
     hand, before = game.hands[seat], len(game.hands[seat])

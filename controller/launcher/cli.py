@@ -167,11 +167,14 @@ def _safe_off_parser(commands: Any) -> None:
     parser.add_argument(
         "--mock", action="store_true", help="use mock pins (tests; same as --backend sim)"
     )
+    parser.add_argument(
+        "--config", help="take the pin profile from this service config ([launcher] pin_profile)"
+    )
     parser.set_defaults(handler=cmd_safe_off)
 
 
 def cmd_safe_off(args: argparse.Namespace) -> int:
-    profile = _load(args.profile)
+    profile = _load(_configured_profile(args.config) if args.config else args.profile)
     mock = args.mock or resolve_backend(args.backend) == "sim"
     factory = sim_pin_factory() if mock else _gpio_factory()
     try:
@@ -184,6 +187,16 @@ def cmd_safe_off(args: argparse.Namespace) -> int:
     for line in errors:
         print(f"safe-off: error: {line}", file=sys.stderr)
     return 1 if errors else 0
+
+
+def _configured_profile(path: str) -> str:
+    from controller.config import load_config
+    from controller.sections import ConfigError
+
+    try:
+        return load_config(path).launcher.pin_profile
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
 
 
 def _gpio_factory() -> Any:

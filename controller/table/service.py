@@ -321,30 +321,39 @@ class TableService:
         game = self.session.game if self.session else None
         if game is None or game.phase.value != "turn_up":
             raise IllegalAction("deal by launcher right after starting a deal")
-        self.post(self._deal_hands)
+        self._announce_deal([*game.seats_after(game.dealer), game.dealer])
 
-    def _deal_hands(self) -> None:
+    def _announce_deal(self, order: list[int]) -> None:
+        """Say whose hand comes next, then deal it after a pause. Between hands the owner
+        thread is free (taps, presses and the watchdog go on)."""
+        if not order:
+            self._notice("dealt", "every hand is dealt: turn up the first card")
+            return
+        name = self._name(order[0])
+        self._notice("dealing", f"dealing to {name}: hold your hand under the launcher")
+        timer = threading.Timer(self.deal_pause, self.post, args=(lambda: self._deal_one(order),))
+        timer.daemon = True
+        timer.start()
+
+    def _deal_one(self, order: list[int]) -> None:
         session, launcher = self.session, self.launcher
-        assert session is not None and launcher is not None
-        game = session.game
-        assert game is not None
-        size = session.rules.hand_size
-        for seat in [*game.seats_after(game.dealer), game.dealer]:
-            name = session.setup.players[seat]
-            self._notice("dealing", f"dealing {size} cards to {name}")
-            if self._stopping.wait(self.deal_pause):
-                return
-            result = launcher.deal(size)
-            if result.ejected != size:
-                command = {
-                    "type": "action",
-                    "action": {"type": "Correct", "seat": seat, "count": max(result.ejected, 1)},
-                }
-                self._execute(command, "launcher", None)
-            if result.reason != "count":
-                self._notice("deal_stopped", f"dealing stopped: {result.reason}")
-                return
-        self._notice("dealt", "every hand is dealt: turn up the first card")
+        game = session.game if session else None
+        if game is None or launcher is None or game.phase.value != "turn_up":
+            return  # the table moved on (a new deal, a new match) while we waited
+        seat = order[0]
+        size = len(game.hands[seat])
+        result = launcher.deal(size)
+        if result.ejected != size:
+            fix = {"type": "Correct", "seat": seat, "count": max(result.ejected, 1)}
+            self._execute({"type": "action", "action": fix}, "launcher", None)
+        if result.reason != "count":
+            self._notice("deal_stopped", f"dealing stopped ({result.reason}): {result.detail}")
+            return
+        self._announce_deal(order[1:])
+
+    def _name(self, seat: int) -> str:
+        assert self.session is not None
+        return self.session.setup.players[self.session.seating()[seat]]
 
     def policy(self) -> Policy:
         if self._policy is None:

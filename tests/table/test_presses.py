@@ -14,7 +14,7 @@ from controller.launcher.sim import SimOptions
 from controller.store import Store
 from controller.table.service import TableService
 
-from .conftest import act, started
+from .conftest import SETUP, act, started
 
 
 @pytest.fixture
@@ -82,5 +82,29 @@ def test_a_press_nobody_owes_is_ignored(store: Store, launcher: Launcher) -> Non
         assert message is not None and message.event == "notice"
         assert message.data["code"] == "press_ignored"
         assert store.records("main") == []
+    finally:
+        service.stop()
+
+
+def test_the_launcher_deals_every_hand_and_corrects_short_ones(
+    store: Store, launcher: Launcher
+) -> None:
+    service = TableService(store, launcher=launcher, deal_pause=0.0).start()
+    try:
+        service.submit({"type": "setup", "setup": SETUP | {"players": ["Ann", "Bob"],
+                                                             "first_dealer": 1}})  # fmt: skip
+        service.submit({"type": "deal"})
+        launcher.simulator.load(9)  # type: ignore[attr-defined]
+        sub = service.hub.subscribe()
+        service.deal_by_launcher()
+        notices = []
+        while not notices or notices[-1]["code"] not in ("dealt", "deal_stopped"):
+            message = sub.get(30.0)
+            assert message is not None, "dealing did not finish in time"
+            if message.event == "notice":
+                notices.append(message.data)
+        assert [n["code"] for n in notices][:2] == ["dealing", "dealing"]
+        assert notices[-1]["code"] == "deal_stopped"  # 9 cards for two hands of 7: empty
+        assert service.snapshot()["deal"]["hands"] == [7, 2]
     finally:
         service.stop()
