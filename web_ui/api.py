@@ -51,6 +51,15 @@ def state() -> ResponseReturnValue:
     return jsonify(service().snapshot())
 
 
+@bp.get("/history")
+def history() -> ResponseReturnValue:
+    """The current match's latest records: `?limit=` (1-200, default 50)."""
+    raw = request.args.get("limit", "50")
+    if not raw.isdigit() or not 1 <= int(raw) <= 200:
+        raise BadRequest("limit must be a whole number from 1 to 200")
+    return jsonify(records=service().history(int(raw)))
+
+
 @bp.get("/session")
 def session_info() -> ResponseReturnValue:
     return jsonify(

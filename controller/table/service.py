@@ -79,6 +79,7 @@ class TableService:
         self._snapshot: dict[str, Any] = {}
         self._seq = 0
         self._stopping = threading.Event()
+        self._finger = threading.Lock()
         self._launcher_view = LauncherView("none" if launcher is None else "ready")
         self._thread = threading.Thread(target=self._loop, name=f"table-{table_id}", daemon=True)
         self._rebuild()
@@ -137,6 +138,14 @@ class TableService:
     def snapshot(self) -> dict[str, Any]:
         """The latest state of the table, JSON-ready (safe from any thread)."""
         return self._snapshot
+
+    def history(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The current match's latest records (newest last), for a scoreboard just opened."""
+        records = self._current_records()[-limit:]
+        return [
+            {"seq": r.seq, "kind": r.kind, "actor": r.actor, "at": r.at, "events": r.events}
+            for r in records
+        ]
 
     # ------------------------------------------------------------------ the owner thread
 
@@ -306,7 +315,8 @@ class TableService:
         simulator = getattr(self.launcher, "simulator", None)
         if simulator is None:
             raise IllegalAction("this launcher is real: press its button")
-        simulator.press()
+        with self._finger:  # one virtual finger: two tablets' presses do not merge into one
+            simulator.press()
 
     def clear_fault(self) -> None:
         """A person cleared the jam or refilled the launcher."""

@@ -184,3 +184,11 @@ def test_setup_with_house_rules_shows_them_in_the_state(playing: Tablet) -> None
     rotation = SETUP | {"game": "classic", "options": {"format": "rotation_8p"}}
     response = playing.post("/api/setup", {"setup": rotation})
     assert response.status_code == 400 and "two tables" in response.get_json()["error"]
+
+
+def test_history_lists_the_current_matchs_records(playing: Tablet) -> None:
+    playing.act({"type": "Play", "seat": 0, "card": "R7"})
+    records = playing.get("/api/history?limit=2").get_json()["records"]
+    assert [r["kind"] for r in records] == ["action", "action"]
+    assert records[-1]["events"][0]["type"] == "Played"
+    assert playing.get("/api/history?limit=0").status_code == 400

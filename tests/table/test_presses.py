@@ -19,7 +19,7 @@ from .conftest import SETUP, act, started
 
 @pytest.fixture
 def launcher() -> Iterator[Launcher]:
-    opened = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=4.0))
+    opened = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=0.25))
     yield opened
     opened.close()
 
