@@ -45,7 +45,7 @@ class TableConfig(Section):
 class LauncherConfig(Section):
     SECTION = "launcher"
 
-    backend: Literal["auto", "gpio", "sim", "none"] = "auto"
+    backend: Literal["auto", "gpio", "sim", "serial", "fake-serial", "none"] = "auto"
     pin_profile: str = "hbridge"
     eject_profile: str = "toy"
     suspense: float = field(default=1.0, metadata={"ge": 0, "le": 10})

@@ -40,7 +40,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--data-dir", help="where the event log lives (default from the config)")
     parser.add_argument(
         "--launcher",
-        choices=("auto", "gpio", "sim", "none"),
+        choices=("auto", "gpio", "sim", "serial", "fake-serial", "none"),
         help="launcher backend (default from the config)",
     )
     parser.add_argument("--demo", action="store_true", help="bots play on the simulated launcher")

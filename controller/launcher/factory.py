@@ -5,6 +5,11 @@
 * ``"gpio"``: real pins through gpiozero's lgpio factory (the only one that works on every Pi,
   including the Pi 5), or through the `pin_factory` you pass (a jig's mock pins in tests).
 * ``"sim"``: a `SimulatedLauncher` on fresh mock pins (or on the `MockFactory` you pass).
+* ``"serial"``: a Pico launcher board over USB serial (controller/launcher/board/, firmware/);
+  ``port`` names the port, else ``$UNO_ATTACK_SERIAL_PORT``, ``/dev/uno-launcher`` or the Pico's
+  USB id.
+* ``"fake-serial"``: the same serial code against a fake board (the real firmware on the
+  simulator, behind a pty); with `pin_factory`, the board's pins are those mock pins.
 * ``"auto"`` (default): ``$UNO_ATTACK_BACKEND`` if set, else ``gpio`` on a Raspberry Pi and ``sim``
   anywhere else, so the product runs on any machine. gpiozero's own fallback is never used.
 
@@ -26,8 +31,15 @@ from controller.launcher.launcher import Launcher
 from controller.launcher.pins import PinProfile, load_pin_profile
 from controller.launcher.sim import SimOptions, SimulatedLauncher
 
-Backend = Literal["auto", "gpio", "sim"]
-BACKENDS = ("auto", "gpio", "sim")
+Backend = Literal["auto", "gpio", "sim", "serial", "fake-serial"]
+Resolved = Literal["gpio", "sim", "serial", "fake-serial"]
+BACKENDS = ("auto", "gpio", "sim", "serial", "fake-serial")
+_RESOLVED: dict[str, Resolved] = {
+    "gpio": "gpio",
+    "sim": "sim",
+    "serial": "serial",
+    "fake-serial": "fake-serial",
+}
 
 
 def on_raspberry_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
@@ -38,16 +50,14 @@ def on_raspberry_pi(model_file: Path = Path("/proc/device-tree/model")) -> bool:
         return False
 
 
-def resolve_backend(backend: str) -> Literal["gpio", "sim"]:
+def resolve_backend(backend: str) -> Resolved:
     """Turn ``auto`` into ``gpio`` or ``sim``; reject anything unknown."""
     if backend == "auto":
         backend = os.environ.get("UNO_ATTACK_BACKEND", "auto")
         if backend == "auto":
             return "gpio" if on_raspberry_pi() else "sim"
-    if backend == "gpio":
-        return "gpio"
-    if backend == "sim":
-        return "sim"
+    if backend in _RESOLVED:
+        return _RESOLVED[backend]
     raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
 
 
@@ -78,6 +88,7 @@ def open_launcher(
     pin_factory: Any = None,
     sim: SimOptions | None = None,
     clock: Clock = time.monotonic,
+    port: str | None = None,
 ) -> Launcher:
     """Open the launcher for `profile` (a `PinProfile`, a shipped name, or a path).
 
@@ -86,7 +97,14 @@ def open_launcher(
     """
     if not isinstance(profile, PinProfile):
         profile = load_pin_profile(profile)
-    if resolve_backend(backend) == "gpio":
+    resolved = resolve_backend(backend)
+    if resolved in ("serial", "fake-serial"):
+        from controller.launcher.board import open_serial_launcher
+
+        return open_serial_launcher(
+            profile, resolved, port=port, pin_factory=pin_factory, sim=sim, clock=clock
+        )
+    if resolved == "gpio":
         factory = pin_factory if pin_factory is not None else gpio_pin_factory()
         return Launcher(profile, pin_factory=factory, clock=clock)
     factory = pin_factory if pin_factory is not None else sim_pin_factory()

@@ -36,7 +36,8 @@ from controller.launcher.pins import PinProfile
 log = logging.getLogger(__name__)
 
 PressConsumer = Callable[[ButtonEvent], None]
-FaultKind = Literal["jam", "empty", "timeout", "stuck_button", "lid_open"]
+# link: the launcher board is not answering; board: it refused, restarted mid-run or failed
+FaultKind = Literal["jam", "empty", "timeout", "stuck_button", "lid_open", "link", "board"]
 
 
 class LauncherStatus(enum.StrEnum):
@@ -70,6 +71,24 @@ class Launcher:
     def __init__(
         self, profile: PinProfile, *, pin_factory: Any, clock: Clock = time.monotonic
     ) -> None:
+        self._init_state(profile, clock)
+        self.devices = LauncherDevices(
+            profile,
+            pin_factory=pin_factory,
+            on_button=self._on_button,
+            on_beam=self._on_beam,
+            on_lid=self._on_lid,
+        )
+        try:
+            self._start(profile, clock)
+        except BaseException:
+            self.devices.close()
+            raise
+        atexit.register(self.close)
+
+    def _init_state(self, profile: PinProfile, clock: Clock) -> None:
+        """Consumers, status and fault bookkeeping: everything but the devices (a launcher
+        board over serial shares it, see controller/launcher/board/)."""
         self.profile = profile
         self._clock = clock
         self._inputs: queue.SimpleQueue[tuple[str, float, bool]] = queue.SimpleQueue()
@@ -86,19 +105,6 @@ class Launcher:
         self._closers: list[Callable[[], None]] = []
         self.simulator: Any = None  # set by open_launcher() when the hardware is simulated
         self._ejector: Ejector | None = None
-        self.devices = LauncherDevices(
-            profile,
-            pin_factory=pin_factory,
-            on_button=self._on_button,
-            on_beam=self._on_beam,
-            on_lid=self._on_lid,
-        )
-        try:
-            self._start(profile, clock)
-        except BaseException:
-            self.devices.close()
-            raise
-        atexit.register(self.close)
 
     def _start(self, profile: PinProfile, clock: Clock) -> None:
         self._ejector = Ejector(

@@ -1,0 +1,451 @@
+"""`SerialLauncher`: the launcher interface, with a Pico board running the motor over USB serial.
+
+It *is* a `Launcher` (same consumers, statuses, faults, press detection and suspense; the table
+service cannot tell), but the motor, the beam and the switches are on the board:
+
+* button and lid changes arrive as ``BUTTON``/``LID`` events and go through the same press
+  detector as GPIO edges (long press, stuck button);
+* `eject(n)` sends ``EJECT job=<id> n=<n> ...`` and waits for ``DONE``; the board counts the
+  cards and enforces the deadline. The job id is fresh per run and the board never starts a job
+  id twice, so a retransmitted EJECT cannot fire twice;
+* when the link drops, or the board restarts, mid-run, the count is **asked for** (``STATUS``
+  after reconnecting: the board keeps the last run's progress in registers a watchdog reset does
+  not clear), never guessed. If the board cannot say (it lost power), the result holds only the
+  cards it reported before, and a ``board`` fault asks a person to check;
+* a lost link is a ``link`` fault (status FAULT, with the reason) until the board is back.
+"""
+
+from __future__ import annotations
+
+import atexit
+import itertools
+import logging
+import random
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from controller.launcher.board.firmware import proto
+from controller.launcher.board.link import (
+    BoardEvent,
+    BoardInfo,
+    BoardLink,
+    BoardRefused,
+    IncompatibleBoard,
+    LinkDown,
+    LinkTiming,
+    Opener,
+    PortFinder,
+)
+from controller.launcher.board.views import BoardDevices, BoardFeedback
+from controller.launcher.buttons import PressDetector
+from controller.launcher.ejector import Clock, EjectResult, StopReason
+from controller.launcher.errors import LauncherBusy, LauncherError, LauncherFault
+from controller.launcher.launcher import (
+    _CLOSE,
+    _RUN_FAULTS,
+    Fault,
+    FaultKind,
+    Launcher,
+    LauncherStatus,
+)
+from controller.launcher.pins import PinProfile
+
+log = logging.getLogger(__name__)
+
+GRACE = 3.0  # seconds past a run's deadline before its DONE counts as lost
+RECONNECT_GRACE = 6.0  # seconds a run waits for a lost link to come back before giving up
+
+_DETAILS = {
+    "no-complete-card": "the beam saw movement but no complete card",
+    "no-first-card": "no first card crossed the beam",
+    "no-next-card": "no next card crossed the beam",
+    "lid": "the lid was opened",
+    "host-silent": "the board heard nothing from the Pi for 3 s and stopped the motor",
+    "safe": "the launcher is closing",
+    "error": "the board hit an error and stopped the motor",
+}
+_REASONS: tuple[StopReason, ...] = ("count", "jam", "empty", "timeout", "stopped")
+
+
+@dataclass
+class _Job:
+    """One run on the board, as the host follows it."""
+
+    id: int
+    requested: int
+    deadline_ms: float
+    started: float
+    cards: dict[int, tuple[float, float]] = field(default_factory=dict)  # n -> (width ms, at ms)
+    done: dict[str, str] | None = None
+    recheck: bool = False  # reconnected, rebooted or events lost: ask the board
+    stop_detail: str | None = None
+
+
+class SerialLauncher(Launcher):
+    """The launcher on a board at `find_port()` (see `ports.find_port`)."""
+
+    def __init__(
+        self,
+        profile: PinProfile,
+        find_port: PortFinder,
+        *,
+        clock: Clock = time.monotonic,
+        timing: LinkTiming | None = None,
+        connect_timeout: float = 5.0,
+        opener: Opener | None = None,
+    ) -> None:
+        self._init_state(profile, clock)
+        self._link_fault: Fault | None = Fault("link", "connecting to the launcher board")
+        self._job: _Job | None = None
+        self._job_ids = itertools.count(random.randrange(1, 1 << 24))
+        self._changed = threading.Condition()
+        self._connected = threading.Event()
+        self._presses_seen = 0
+        self._incompatible: str | None = None
+        self.board_info: BoardInfo | None = None
+        self.board: Any = None  # the fake board, with the fake-serial backend
+        extra = {} if opener is None else {"opener": opener}
+        self._link = BoardLink(
+            find_port,
+            on_event=self._on_event,
+            on_up=self._on_up,
+            on_down=self._on_down,
+            timing=timing,
+            clock=clock,
+            **extra,
+        )
+        # duck-typed stand-ins for the GPIO devices and their lights and chimes
+        self.devices = BoardDevices(self._link, profile)  # type: ignore[assignment]
+        self.feedback = BoardFeedback(self._link)  # type: ignore[assignment]
+        self._detector = PressDetector(profile.press, start=clock(), pressed=False)
+        self._thread = threading.Thread(target=self._input_loop, name="launcher-input", daemon=True)
+        self._thread.start()
+        self._link.start()
+        atexit.register(self.close)
+        self._connected.wait(connect_timeout)
+        if self._incompatible is not None:
+            self.close()
+            raise IncompatibleBoard(self._incompatible)
+
+    # --- the link's callbacks ---
+
+    def _on_up(self, info: BoardInfo) -> None:
+        """Connected (supervisor thread): tune the board, learn its levels, resume a run."""
+        args = tune_args(self.profile)
+        for start in range(0, len(args), 3):  # short frames; the pulse window in one of them
+            self._link.request("TUNE", *args[start : start + 3])
+        status = self._link.request("STATUS")
+        self.board_info = info
+        self._apply_levels(status)
+        with self._changed:
+            if self._job is not None:
+                self._job.recheck = True
+            self._changed.notify_all()
+        with self._state_lock:
+            self._link_fault = None
+        self._incompatible = None
+        self._connected.set()
+        self._publish()
+
+    def _on_down(self, why: str, incompatible: bool) -> None:
+        kind: FaultKind = "board" if incompatible else "link"
+        with self._state_lock:
+            self._link_fault = Fault(kind, why)
+        if incompatible:
+            log.error("%s", why)
+            self._incompatible = why
+            self._connected.set()
+        with self._changed:
+            self._changed.notify_all()
+        self._publish()
+
+    def _on_event(self, event: BoardEvent) -> None:
+        handler = self._EVENTS.get(event.word)
+        if handler is not None:
+            handler(self, event)
+        if event.gap and self._link.up:
+            self._resync()
+
+    def _button(self, event: BoardEvent) -> None:
+        down = event.fields.get("down") == "1"
+        if down:
+            self._presses_seen = max(self._presses_seen, int(event.fields.get("n", "0")))
+        self._inputs.put(("button", event.at, down))
+
+    def _lid(self, event: BoardEvent) -> None:
+        self._inputs.put(("lid", event.at, event.fields.get("open") == "1"))
+
+    def _card(self, event: BoardEvent) -> None:
+        with self._changed:
+            job = self._job
+            if job is not None and event.fields.get("job") == str(job.id):
+                width = int(event.fields.get("w", "0")) / 1000
+                at = float(event.fields.get("at", "0"))
+                job.cards[int(event.fields.get("n", "0"))] = (width, at)
+                self._changed.notify_all()
+
+    def _done(self, event: BoardEvent) -> None:
+        with self._changed:
+            job = self._job
+            if job is not None and event.fields.get("job") == str(job.id):
+                job.done = event.fields
+                self._changed.notify_all()
+
+    def _boot(self, event: BoardEvent) -> None:
+        log.warning("the launcher board restarted (%s)", event.fields.get("reason", "?"))
+        with self._changed:
+            if self._job is not None:
+                self._job.recheck = True
+            self._changed.notify_all()
+
+    def _fault_event(self, event: BoardEvent) -> None:
+        kind = event.fields.get("kind", "?")
+        log.warning("launcher board fault: %s", kind)
+        if kind == "error":
+            self._latch(Fault("board", _DETAILS["error"]))
+
+    _EVENTS: ClassVar[dict[str, Callable[[SerialLauncher, BoardEvent], None]]] = {
+        "BUTTON": _button,
+        "LID": _lid,
+        "CARD": _card,
+        "DONE": _done,
+        "BOOT": _boot,
+        "FAULT": _fault_event,
+    }
+
+    def _resync(self) -> None:
+        """Events were lost: ask for the levels and the run instead of guessing."""
+        try:
+            status = self._link.request("STATUS")
+        except LauncherError:
+            return
+        self._apply_levels(status)
+        with self._changed:
+            if self._job is not None:
+                self._job.recheck = True
+            self._changed.notify_all()
+
+    def _apply_levels(self, status: dict[str, str]) -> None:
+        now = self._clock()
+        self._inputs.put(("lid", now, status.get("lid") == "1"))
+        presses = int(status.get("presses", "0"))
+        missed = min(presses - self._presses_seen, 3) if self._presses_seen else 0
+        self._presses_seen = max(self._presses_seen, presses)
+        for _ in range(max(missed, 0)):  # presses whose events were lost still count
+            self._inputs.put(("button", now, True))
+            self._inputs.put(("button", now, False))
+        self._inputs.put(("button", now, status.get("button") == "1"))
+
+    # --- faults ---
+
+    def _fault_locked(self) -> Fault | None:
+        if self._link_fault is not None and not self._closed:
+            return self._link_fault
+        return super()._fault_locked()
+
+    # --- running the motor (owner thread) ---
+
+    def _run(self, cards: int, pattern: str, speed: float | None) -> EjectResult:
+        if cards < 0:
+            raise ValueError(f"cards must be >= 0, got {cards}")
+        self._check_ready()
+        if not self._busy.acquire(blocking=False):
+            raise LauncherBusy("another eject is running")
+        try:
+            self._set_activity(LauncherStatus.FIRING)
+            self.feedback.play(pattern)
+            result = self._remote_run(cards, speed or self.profile.ejector.speed)
+        finally:
+            self._busy.release()
+            self._set_activity(LauncherStatus.READY)
+        kind = _RUN_FAULTS.get(result.reason)
+        if kind is not None:
+            self._latch(Fault(kind, f"{result.detail} ({result.ejected} of {result.requested})"))
+        return result
+
+    def _remote_run(self, cards: int, speed: float) -> EjectResult:
+        if cards == 0:
+            return EjectResult(0, 0, "count")
+        deadline_ms = self.profile.ejector.deadline_ms(cards)
+        job = _Job(next(self._job_ids), cards, deadline_ms, self._clock())
+        with self._changed:
+            self._job = job
+        try:
+            self._send_eject(job, speed)
+            return self._await(job)
+        finally:
+            with self._changed:
+                self._job = None
+
+    def _send_eject(self, job: _Job, speed: float) -> None:
+        args = (
+            f"job={job.id}",
+            f"n={job.requested}",
+            f"speed={max(1, round(speed * 1000))}",
+            f"deadline={max(1, round(job.deadline_ms))}",
+        )
+        try:
+            self._link.request("EJECT", *args)
+        except BoardRefused as error:
+            if error.code == "lid":
+                raise LauncherFault("lid_open: the lid is open") from None
+            if error.code == "busy":
+                raise LauncherBusy("the launcher board is still finishing a run") from None
+            raise LauncherFault(f"board: {error}") from None
+        except LinkDown:
+            job.recheck = True  # it may or may not have arrived: ask once the link is back
+
+    def _await(self, job: _Job) -> EjectResult:
+        """Wait for DONE; ask the board when in doubt; give up only when it cannot answer."""
+        overdue = job.started + job.deadline_ms / 1000 + GRACE
+        stop_sent = False
+        while True:
+            with self._changed:
+                self._wait_job(job, stopping=job.stop_detail is not None and not stop_sent)
+                done, recheck = job.done, job.recheck
+                job.recheck = False
+            if done is not None:
+                return self._result(job, done)
+            if job.stop_detail is not None and not stop_sent:
+                stop_sent = self._send_stop()
+            if recheck or self._clock() > overdue:
+                result = self._ask(job, overdue)
+                if result is not None:
+                    return result
+
+    def _wait_job(self, job: _Job, *, stopping: bool) -> None:
+        """Wait (holding `_changed`) until the job needs attention, at most 0.1 s."""
+        self._changed.wait_for(lambda: job.done is not None or job.recheck or stopping, 0.1)
+
+    def _send_stop(self) -> bool:
+        try:
+            self._link.request("STOP", "why=host")
+        except LinkDown:
+            return False  # the board stops by itself when the Pi goes silent
+        except BoardRefused:
+            pass
+        return True
+
+    def _ask(self, job: _Job, overdue: float) -> EjectResult | None:
+        """Reconcile with STATUS. None: keep waiting (the run goes on, or the link is down)."""
+        try:
+            status = self._link.request("STATUS")
+        except LauncherError:
+            if self._clock() > overdue + RECONNECT_GRACE:
+                return self._lost(job, "lost the launcher board mid-eject")
+            return None  # reconnecting: on_up asks again
+        if status.get("job") != str(job.id):
+            return self._lost(job, "the launcher board restarted without its memory mid-eject")
+        reason = status.get("reason", "running")
+        if reason == "running":
+            if self._clock() > overdue + RECONNECT_GRACE:
+                return self._lost(job, "the launcher board did not finish in time")
+            return None
+        return self._result(job, status)
+
+    def _lost(self, job: _Job, why: str) -> EjectResult:
+        seen = len(job.cards)
+        detail = f"{why}: {seen} card(s) reported before; check the launcher and the hand"
+        self._latch(Fault("board", detail))
+        return self._make_result(job, seen, "stopped", detail, 0)
+
+    def _result(self, job: _Job, given: dict[str, str]) -> EjectResult:
+        ejected = max(int(given.get("ejected", "0")), len(job.cards))
+        reason = given.get("reason", "stopped")
+        code = given.get("detail", "")
+        if reason == "reset":
+            detail = f"the launcher board restarted mid-eject after {ejected} card(s)"
+            self._latch(Fault("board", detail + "; check the launcher"))
+            return self._make_result(job, ejected, "stopped", detail, 0)
+        stop_reason: StopReason = reason if reason in _REASONS else "stopped"
+        noise = int(given.get("noise", "0"))
+        return self._make_result(job, ejected, stop_reason, self._detail(job, code), noise)
+
+    def _detail(self, job: _Job, code: str) -> str:
+        tuning = self.profile.ejector
+        if code == "beam-blocked":
+            return f"beam blocked for more than {tuning.max_pulse_ms:g} ms"
+        if code == "deadline":
+            return f"hard deadline of {job.deadline_ms:g} ms reached"
+        if code == "host":
+            return job.stop_detail or "stopped"
+        return _DETAILS.get(code, code)
+
+    def _make_result(
+        self, job: _Job, ejected: int, reason: StopReason, detail: str, noise: int
+    ) -> EjectResult:
+        cards = [job.cards[n] for n in sorted(job.cards)]
+        return EjectResult(
+            job.requested,
+            ejected,
+            reason,
+            self._clock() - job.started,
+            pulse_ms=tuple(round(w, 3) for w, _ in cards),
+            card_at_ms=tuple(round(a, 3) for _, a in cards),
+            noise=noise,
+            detail=detail,
+        )
+
+    def stop(self, detail: str = "stopped") -> None:
+        """End a running eject or suspense now (any thread): the owner thread sends STOP."""
+        self._abort.set()
+        with self._changed:
+            if self._job is not None and self._job.stop_detail is None:
+                self._job.stop_detail = detail
+            self._changed.notify_all()
+
+    # --- shutdown ---
+
+    def close(self) -> None:
+        """Motor off (SAFE: the board stops and puts the driver to sleep), link and threads
+        closed. Idempotent; safe from any thread."""
+        with self._state_lock:
+            if self._closed:
+                return
+            self._closed = True
+        atexit.unregister(self.close)
+        self.stop("the launcher is closing")
+        acquired = self._busy.acquire(timeout=GRACE)
+        try:
+            if self._link.up:
+                try:
+                    self._link.request("SAFE")
+                except LauncherError as error:
+                    log.warning("could not tell the board to stop: %s", error)
+            self._link.close()
+            self._inputs.put(_CLOSE)
+            if self._thread is not threading.current_thread():
+                self._thread.join(timeout=2.0)
+            self.feedback.close()
+        finally:
+            if acquired:
+                self._busy.release()
+        for closer in self._closers:
+            try:
+                closer()
+            except Exception:
+                log.exception("closing %r failed", closer)
+        self._publish()
+
+
+def tune_args(profile: PinProfile) -> list[str]:
+    """The profile's ejector and press tuning as ``TUNE`` arguments (the board's units)."""
+    t = profile.ejector
+    values = {
+        "speed": round(t.speed * 1000),
+        "start_speed": round(t.start_speed * 1000),
+        "soft_start_ms": round(t.soft_start_ms),
+        "min_pulse_us": round(t.min_pulse_ms * 1000),
+        "max_pulse_us": round(t.max_pulse_ms * 1000),
+        "min_gap_us": round(t.min_gap_ms * 1000),
+        "first_card_ms": max(1, round(t.first_card_timeout_ms)),
+        "card_gap_ms": max(1, round(t.card_gap_timeout_ms)),
+        "retract_ms": round(t.retract_ms),
+        "retract_speed": round(t.retract_speed * 1000),
+        "max_run_ms": min(30_000, round(t.max_run_ms)),
+        "debounce_ms": round(profile.press.debounce_ms),
+    }
+    return [proto.kv(key, value) for key, value in values.items()]

@@ -1,0 +1,143 @@
+"""The Pico's entry point (MicroPython runs main.py at boot). Only this file touches the real
+``machine``, ``time``, USB serial and the watchdog; the logic is in the uno_* modules.
+
+Order matters: motor lines low first, then the rest. ``kbd_intr(-1)`` stops a stray 0x03 byte
+on the serial line from interrupting the program. ``machine.WDT`` resets the board if the loop
+ever stalls (it cannot be stopped once started), so to reach the REPL for an update the host
+sends ``MAINT`` (``make firmware-deploy`` does) or a person holds the UNO button while plugging
+the board in: the board then boots into maintenance mode, motor off, without the loop.
+"""
+
+import select
+import sys
+import time
+
+import machine
+import micropython
+import uno_board
+import uno_hw
+from uno_app import Board
+
+WDT_MS = 2000
+MAX_ERRORS = 10  # errors in a row before the loop stops feeding the watchdog
+SCRATCH = 0x40058000 + 0x0C  # watchdog scratch registers 0-3: survive a watchdog reset
+MAGIC = 0x554E4F00
+MAINT_FLAG = 0x100
+REASONS = ("running", "count", "jam", "empty", "timeout", "stopped")
+
+
+def persist(job: int, requested: int, count: int, reason: str) -> None:
+    """Record the run's progress where a watchdog reset cannot erase it."""
+    code = REASONS.index(reason) if reason in REASONS else len(REASONS) - 1
+    machine.mem32[SCRATCH + 4] = job
+    machine.mem32[SCRATCH + 8] = (requested << 16) | count
+    machine.mem32[SCRATCH + 12] = code
+    machine.mem32[SCRATCH] = MAGIC ^ job
+
+
+def recall() -> tuple[int, int, int, str] | None:
+    """The last run before this reset, if the scratch registers still hold it."""
+    job = machine.mem32[SCRATCH + 4]
+    if machine.mem32[SCRATCH] != (MAGIC ^ job) or job == 0:
+        return None
+    packed = machine.mem32[SCRATCH + 8]
+    code = machine.mem32[SCRATCH + 12] & 0xFF
+    reason = REASONS[code] if code < len(REASONS) else "stopped"
+    return job, packed >> 16, packed & 0xFFFF, "reset" if reason == "running" else reason
+
+
+def maintenance_requested(pins: dict[str, object]) -> bool:
+    """MAINT was acknowledged before this reset, or the UNO button is held at boot."""
+    flagged = machine.mem32[SCRATCH + 12] & MAINT_FLAG
+    machine.mem32[SCRATCH + 12] = machine.mem32[SCRATCH + 12] & ~MAINT_FLAG
+    button = machine.Pin(pins["button"], machine.Pin.IN, machine.Pin.PULL_UP)
+    time.sleep_ms(20)
+    return bool(flagged) or button.value() == 0
+
+
+def reset_cause() -> str:
+    cause = machine.reset_cause()
+    if cause == machine.WDT_RESET:
+        return "wdt"
+    if cause == machine.PWRON_RESET:
+        return "power"
+    return "other"
+
+
+def boot_id() -> int:
+    import os
+
+    return int.from_bytes(os.urandom(3), "big") or 1
+
+
+class UsbSerial:
+    """The USB CDC serial port MicroPython gives the REPL, used for the protocol."""
+
+    def __init__(self) -> None:
+        self._poll = select.poll()
+        self._poll.register(sys.stdin, select.POLLIN)
+        self._in = sys.stdin.buffer
+        self._out = sys.stdout.buffer
+
+    def wait(self, ms: int) -> bool:
+        return bool(self._poll.poll(ms))
+
+    def read(self) -> bytes:
+        data = b""
+        while len(data) < 128 and self._poll.poll(0):
+            data += self._in.read(1)
+        return data
+
+    def write(self, data: bytes) -> None:
+        self._out.write(data)
+
+
+def run() -> None:
+    pins = uno_board.load()
+    uno_hw.safe_lines(machine, pins)
+    if maintenance_requested(pins):
+        print("uno-attack: maintenance mode, motor off; the REPL is yours")
+        return
+    micropython.kbd_intr(-1)
+    wdt = machine.WDT(timeout=WDT_MS)
+    usb = UsbSerial()
+    hw = uno_hw.Hardware(machine, pins, time)
+    board = Board(
+        hw,
+        time,
+        usb.write,
+        reset_cause=reset_cause(),
+        boot_id=boot_id(),
+        persist=persist,
+        recall=recall,
+        wdt=wdt,
+    )
+    board.boot()
+    loop(board, usb, hw)
+
+
+def loop(board: Board, usb: UsbSerial, hw: uno_hw.Hardware) -> None:
+    errors = 0
+    while True:
+        try:
+            if usb.wait(1):
+                board.receive(usb.read())
+            board.step()
+            if board.maintenance:
+                time.sleep_ms(50)  # let the ACK leave
+                machine.mem32[SCRATCH + 12] = machine.mem32[SCRATCH + 12] | MAINT_FLAG
+                machine.reset()
+            errors = 0
+        except Exception as error:
+            board.fail(error)
+            errors += 1
+            if errors >= MAX_ERRORS:
+                hw.safe()
+                while True:  # the watchdog resets the board, motor off
+                    time.sleep_ms(100)
+
+
+try:
+    run()
+finally:
+    uno_hw.safe_lines(machine, uno_board.load())
