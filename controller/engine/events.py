@@ -1,7 +1,8 @@
-"""What happened, as small immutable values returned by `Game.push()`.
+"""What happened, as small values returned by `Game.push()`.
 
 Events are for people and logs (the scoreboard, transcripts, the event log); the game's state is
-always the authority. `to_dict()` gives a JSON-ready form.
+always the authority. `to_dict()` gives a JSON-ready form. They are plain slotted dataclasses,
+not frozen ones: the simulator creates millions of them, and nobody changes one after the fact.
 """
 
 from __future__ import annotations
@@ -32,26 +33,26 @@ class Why(StrEnum):
     WRONG_JUMP_IN = "wrong_jump_in"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealStarted:
     dealer: int
     players: int
     hand_size: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class TurnedUp:
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Returned:
     """A turned-up card that may not start the pile went back into the deck (§2.5)."""
 
     card: Card
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Played:
     """`seat` played `card` (on top) with the rest of its `group` (§10.3); `also` went down
     with a Discard All."""
@@ -63,20 +64,20 @@ class Played:
     group: tuple[Card, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class ColourNamed:
     seat: int
     colour: Colour
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Drew:
     seat: int
     cards: tuple[Card, ...]
     why: Why
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Pressed:
     """One press of the launcher: `cards` went to `seat` (the launcher reported `reported`)."""
 
@@ -86,33 +87,33 @@ class Pressed:
     reported: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reshuffled:
     count: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Skipped:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Reversed:
     direction: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Traded:
     seat: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Passed:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Owes:
     """`seat` must press the launcher `presses` times before play goes on (a penalty)."""
 
@@ -121,43 +122,43 @@ class Owes:
     why: Why
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UnoCalled:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class UnoMissed:
     """`seat` is down to one card without calling: others may catch it until the window closes."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Caught:
     seat: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FalseCall:
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class FalseAccusation:
     seat: int
     target: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Challenged:
     seat: int
     offender: int
     guilty: bool
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class Corrected:
     """A person corrected `seat`'s hand count from `before` to `after`."""
 
@@ -166,14 +167,14 @@ class Corrected:
     after: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class WentOut:
     """`seat` played its last card; final-card effects may still follow."""
 
     seat: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class DealEnded:
     """The deal is over: hand points and cards left per seat. Under within-deal elimination
     (§9.3) `order` is the order players went out and `loser` the last holder."""

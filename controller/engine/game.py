@@ -72,6 +72,8 @@ class Game:
     jumpin: str | None  # the rules' derived settings, read on every play
     uno_rule: str
     elimination: bool
+    attack: bool
+    may_draw: bool
     plain: bool  # no house rule changes what may be played: the quick paths apply
     winner: int | None
     phase: Phase
@@ -119,6 +121,8 @@ class Game:
         self.jumpin = rules.jumpin
         self.uno_rule = rules.uno_rule
         self.elimination = rules.format == "elim_within_deal"
+        self.attack = rules.attack
+        self.may_draw = rules.may_draw
         self.plain = (
             rules.multi is None
             and rules.wild_after_draw == "off"
@@ -163,7 +167,8 @@ class Game:
             raise IllegalAction(f"{action!r} is not an action")
         events: list[Event] = []
         handler(self, action, events)
-        if self.phase is Phase.PLAYING and self.deal_done():
+        ending = self.winner is not None or self.elimination
+        if ending and self.phase is Phase.PLAYING and self.deal_done():
             scoring.end_deal(self, events)
         return events
 
@@ -276,6 +281,12 @@ class Game:
 
     def expect(self, seat: int, what: str) -> None:
         """Refuse a turn action unless it is `seat`'s turn and nothing else is owed."""
+        if seat != self.turn or self.duties or self.winner is not None:
+            self._check_turn(seat, what)
+        elif self.phase is not Phase.PLAYING:
+            raise WrongPhase(f"the deal is {self.phase.value.replace('_', ' ')}: cannot {what}")
+
+    def _check_turn(self, seat: int, what: str) -> None:
         if self.phase is not Phase.PLAYING:
             raise WrongPhase(f"the deal is {self.phase.value.replace('_', ' ')}: cannot {what}")
         if self.deal_done():

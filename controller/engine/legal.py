@@ -88,7 +88,7 @@ def turn_actions(game: Game) -> list[Action]:
     found = _plays_from(game, seat, game.hands[seat])
     if game.pressed:
         found.append(_PASSES[seat])
-    elif game.rules.attack:
+    elif game.attack:
         found.append(_PRESSES[seat])
     elif game.rules.may_draw or not found:
         found.append(_DRAWS[seat])
@@ -111,11 +111,14 @@ def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
             found.extend(plays(game, seat, c, groups=len(cards) > 1))
         return found
     colour, top_face = game.colour, game.discard[-1].face
-    calls_uno = len(game.hands[seat]) == 2
+    singles = _SINGLES[len(game.hands[seat]) == 2]
     for c in dict.fromkeys(cards):
         if c.is_wild or c.colour is colour or c.face is top_face:
             if c.face in _PLAIN_FACES:
-                found.append(_play(seat, c, None, None, calls_uno))
+                single = singles.get((seat, c))
+                if single is None:
+                    single = singles[(seat, c)] = _play(seat, c, None, None, singles is _UNO)
+                found.append(single)
             elif playable(game, seat, c):
                 found.extend(plays(game, seat, c))
     return found
@@ -220,6 +223,8 @@ _DRAWS = tuple(Draw(seat) for seat in _SEATS)
 _PRESSES = tuple(Press(seat) for seat in _SEATS)
 _PASSES = tuple(Pass(seat) for seat in _SEATS)
 
+_UNO: dict[tuple[int, Card], Play] = {}
+_SINGLES = {False: {}, True: _UNO}  # one-card plays without and with the UNO call, by seat
 _PLAYS: dict[tuple[int, Card, Colour | None, int | None, bool, tuple[Card, ...]], Play] = {}
 
 

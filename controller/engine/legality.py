@@ -43,14 +43,29 @@ def _wild_barred(game: Game) -> bool:
 def playable(game: Game, seat: int, c: Card, group: Sequence[Card] = ()) -> bool:
     """`c` (with the rest of its `group`) may be played by `seat` now, judged on the cards the
     engine can see. Matching is enough for one card of a group (§10.3)."""
-    if not matches(game, c) and not (group and any(matches(game, other) for other in group)):
+    if group:
+        return _group_playable(game, seat, c, group)
+    if not matches(game, c):
         return False
-    if group and not group_ok(game, c, group):
+    if len(game.hands[seat]) == 1 and not game.effects[c.face].may_be_last:
+        return False
+    return not c.is_wild or _wild_allowed(game, seat, c, (c,))
+
+
+def _group_playable(game: Game, seat: int, c: Card, group: Sequence[Card]) -> bool:
+    if not matches(game, c) and not any(matches(game, other) for other in group):
+        return False
+    if not group_ok(game, c, group):
         return False
     if len(game.hands[seat]) <= 1 + len(group) and not may_finish(game, seat, (c, *group)):
         return False
+    return not c.is_wild or _wild_allowed(game, seat, c, (c, *group))
+
+
+def _wild_allowed(game: Game, seat: int, c: Card, played: Sequence[Card]) -> bool:
+    """§3.2 without bluffing, and the Wild Hit-Fire restriction (§4.2)."""
     if c.face is Face.WILD_DRAW_FOUR and not wd4_bluff_allowed(game):
-        return wd4_legal(game, seat, (c, *group)) is not False
+        return wd4_legal(game, seat, played) is not False
     if c.face is Face.WILD_HIT_FIRE and game.rules.whf_needs_no_colour_match:
         return not any(other.colour is game.colour for other in game.hands[seat])
     return True

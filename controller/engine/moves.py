@@ -23,7 +23,7 @@ def push_draw(game: Game, action: Draw, events: list[Event]) -> None:
     game.expect(seat, "draw")
     if game.drawn is not None:
         raise IllegalAction("you have already drawn this turn: play that card or keep it")
-    if not game.rules.may_draw and has_play(game, seat):
+    if not game.may_draw and has_play(game, seat):
         raise CardNotPlayable("you hold a playable card, so you may not draw")
     game.close_windows()
     cards = game.draw(seat, 1, Why.TURN, events)

@@ -28,24 +28,34 @@ class Mode(Enum):
 
 def push_play(game: Game, action: Play, events: list[Event]) -> None:
     seat, c, group = action.seat, action.card, action.group
-    mode = play_mode(game, seat)
+    turn = seat == game.turn and not game.duties and game.jump is None
+    if turn:
+        game.expect(seat, "play")
+        mode = Mode.TURN
+    else:
+        mode = play_mode(game, seat)
+        turn = mode is Mode.TURN
     cards = (c, *group) if group else (c,)
     _check_held(game, seat, (*cards, *action.also) if action.also else cards)
-    if mode is Mode.TURN and game.drawn is not None:
+    if turn and game.drawn is not None:
         _check_drawn(game, c, group)
-    if not _allowed(game, mode, seat, c, group):
+    if not (playable(game, seat, c, group) if turn else _allowed(game, mode, seat, c, group)):
         _refuse_or_penalise(game, mode, action, events)
         return
     effect = game.effects[c.face]
     if c.is_wild is (action.colour is None):
         _refuse_colour(c)
-    if effect.trade or action.target is not None:
-        _check_target(game, seat, effect, action)
-    also = _check_also(game, seat, effect, action) if effect.discard_colour or action.also else ()
-    legal = wd4_legal(game, seat, cards) if effect.challengeable else None
-    if mode is Mode.STACK and game.rules.stack_wd4_ignores_legality and effect.challengeable:
-        legal = True
-    carried = 0 if mode is Mode.TURN else _take_pending(game, mode)
+    also: tuple[Card, ...] = ()
+    legal = None
+    if (
+        effect.trade
+        or effect.discard_colour
+        or effect.challengeable
+        or action.target is not None
+        or action.also
+    ):
+        also, legal = _check_choices(game, mode, seat, effect, action, cards)
+    carried = 0 if turn else _take_pending(game, mode)
     _lay_down(game, seat, cards, also, action, events)
     out = not game.hands[seat] and _went_out(game, seat, events)
     resolve(game, seat, c, len(cards), action, legal, carried, events)
@@ -54,11 +64,22 @@ def push_play(game: Game, action: Play, events: list[Event]) -> None:
         game.jump = (seat, c)
 
 
+def _check_choices(
+    game: Game, mode: Mode, seat: int, effect: Effect, action: Play, cards: tuple[Card, ...]
+) -> tuple[tuple[Card, ...], bool | None]:
+    """The target, the cards that go down with a Discard All, and (for a Wild Draw Four)
+    whether the play is legal."""
+    if effect.trade or action.target is not None:
+        _check_target(game, seat, effect, action)
+    also = _check_also(game, seat, effect, action) if effect.discard_colour or action.also else ()
+    legal = wd4_legal(game, seat, cards) if effect.challengeable else None
+    if mode is Mode.STACK and game.rules.stack_wd4_ignores_legality and effect.challengeable:
+        legal = True
+    return also, legal
+
+
 def play_mode(game: Game, seat: int) -> Mode:
     """Which kind of play `seat` may make now; refuses a play that is none of them."""
-    if seat == game.turn and not game.duties and game.jump is None:
-        game.expect(seat, "play")
-        return Mode.TURN
     if game.phase is not Phase.PLAYING:
         raise WrongPhase(f"the deal is {game.phase.value.replace('_', ' ')}: cannot play")
     duty = game.duties[0] if game.duties else None
@@ -83,8 +104,7 @@ def _passable(game: Game, duty: object) -> bool:
 
 
 def _allowed(game: Game, mode: Mode, seat: int, c: Card, group: tuple[Card, ...]) -> bool:
-    if mode is Mode.TURN:
-        return playable(game, seat, c, group)
+    """A stacked or jumped-in card (§10.1, §10.2)."""
     if mode is Mode.JUMP or not stacks(game, game.duties[0], c):
         if not (jumps_in(game, c) and all(other is c for other in group)):
             return False
@@ -189,22 +209,25 @@ def _lay_down(
     action: Play,
     events: list[Event],
 ) -> None:
-    hand = game.hands[seat]
-    for down in (*cards, *also):
+    hand, c = game.hands[seat], cards[0]
+    rest = cards[1:]
+    for down in (*cards, *also) if also or rest else cards:
         try:
             hand.remove(down)
         except ValueError:  # at a table: a card nobody had seen
             hand.remove(UNKNOWN)
-    game.close_windows()
-    c = cards[0]
-    game.discard.extend(also)
-    game.discard.extend(cards[1:])
+    if also or rest:
+        game.discard.extend(also)
+        game.discard.extend(rest)
     game.discard.append(c)
-    game.colour = action.colour if c.is_wild else c.colour
+    colour = action.colour if c.is_wild else c.colour
+    game.colour = colour
+    game.exposed = ()  # a voluntary action closes the catch and jump-in windows
+    game.jump = None
     game.drawn = None
     game.pressed = False
     game.free_lead = False
-    events.append(Played(seat, c, game.colour, also, cards[1:]))  # type: ignore[arg-type]
+    events.append(Played(seat, c, colour, also, rest))  # type: ignore[arg-type]
 
 
 def _went_out(game: Game, seat: int, events: list[Event]) -> bool:

@@ -98,22 +98,32 @@ def _next_turn(
     events: list[Event],
 ) -> int:
     """Whose turn follows: §4 skips, §7 two-player rules, §10.3 n Skips, §10.5 replays."""
-    rules = game.rules
-    if rules.replay_any_count and c.face in (Face.SKIP, Face.REVERSE) and game.active[seat]:
-        return seat
-    two_players = game.active_count == 2 and game.active[seat]
-    skips = 1 if effect.skip else 0
-    if c.face is Face.SKIP or (effect.reverse and two_players):
-        skips = n
+    face = c.face
+    if face is Face.SKIP or face is Face.REVERSE:
+        if game.rules.replay_any_count and game.active[seat]:
+            return seat
+        two_players = game.active_count == 2 and game.active[seat]
+        skips = n if face is Face.SKIP or two_players else 0
+    else:
+        skips = 1 if effect.skip else 0
     if not skips:
         return victim
-    if c.face is Face.SKIP and rules.multi_skip_opponents_only and n > 1:
+    if skips == 1:
+        if not decided:
+            events.append(Skipped(victim))
+        return game.next_seat(seat, 2)
+    return _skip_many(game, seat, face, skips, events)
+
+
+def _skip_many(game: Game, seat: int, face: Face, skips: int, events: list[Event]) -> int:
+    """§10.3: n Skips (or, with two players, n Reverses) skip n seats, counting the player's
+    own, or only opponents under multi_skip_opponents_only."""
+    if face is Face.SKIP and game.rules.multi_skip_opponents_only:
         order = game.seats_after(seat)
-        events.extend(Skipped(s) for s in order[: min(n, len(order))])
-        return order[n % len(order)]
-    if not decided:
-        passed = [game.next_seat(seat, k) for k in range(1, skips + 1)]
-        events.extend(Skipped(s) for s in passed if s != seat)
+        events.extend(Skipped(s) for s in order[: min(skips, len(order))])
+        return order[skips % len(order)]
+    passed = [game.next_seat(seat, k) for k in range(1, skips + 1)]
+    events.extend(Skipped(s) for s in passed if s != seat)
     return game.next_seat(seat, skips + 1)
 
 
