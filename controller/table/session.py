@@ -111,13 +111,16 @@ class TableSession:
     def __init__(self, setup: TableSetup) -> None:
         self.setup = setup
         self.rules = setup.rules
-        self.match = Match(
-            self.rules,
-            len(setup.players),
-            random.Random(setup.seed),
-            knowledge=Knowledge.TABLE,
-            first_dealer=setup.first_dealer,
-        )
+        try:  # the format checks the number of players (teams of two, a rotation's 4 or 8)
+            self.match = Match(
+                self.rules,
+                len(setup.players),
+                random.Random(setup.seed),
+                knowledge=Knowledge.TABLE,
+                first_dealer=setup.first_dealer,
+            )
+        except EngineError as error:
+            raise BadRequest(str(error)) from None
 
     @property
     def game(self) -> Game | None:

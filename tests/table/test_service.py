@@ -40,6 +40,28 @@ def test_refused_commands_change_nothing(service: TableService, store: Store) ->
     assert len(store.records("main")) == before and service.snapshot() == state
 
 
+@pytest.mark.parametrize(
+    ("players", "options", "reason"),
+    [
+        (["A", "B", "C", "D", "E"], {"format": "team_play", "teams": 2}, "cannot form 2 teams"),
+        (["A", "B", "C"], {"format": "rotation_4p"}, "rotation_4p needs 4 players"),
+    ],
+)
+def test_a_format_that_does_not_fit_the_players_is_bad_input(
+    service: TableService,
+    store: Store,
+    caplog: pytest.LogCaptureFixture,
+    players: list[str],
+    options: dict[str, object],
+    reason: str,
+) -> None:
+    setup = SETUP | {"players": players, "game": "classic", "options": options, "first_dealer": 0}
+    with pytest.raises(BadRequest, match=reason):
+        service.submit({"type": "setup", "setup": setup})
+    assert store.records("main") == []
+    assert "table job failed" not in caplog.text  # a refusal, not a failure of the service
+
+
 def test_a_retried_tap_applies_once(service: TableService, store: Store) -> None:
     started(service)
     first = act(service, {"type": "Play", "seat": 0, "card": "R7"}, idem_key="tap-123456")
