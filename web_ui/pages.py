@@ -18,8 +18,9 @@ from controller.engine import DECKS
 from controller.table.service import TableService
 
 from . import security
-from .i18n import bundle, t
+from .i18n import SECTIONS, bundle, t
 from .markdown import render_markdown
+from .match_view import format_guide, schedules
 
 bp = Blueprint("pages", __name__)
 
@@ -82,14 +83,17 @@ def page(template: str, **context: Any) -> Response:
 
 @bp.get("/")
 def scoreboard() -> ResponseReturnValue:
-    data = page_data(state=table().snapshot(), decks=deck_cards())
+    data = page_data(state=table().snapshot(), decks=deck_cards(), schedules=schedules())
     return page("scoreboard.html", data=data, script="board")
 
 
 @bp.get("/setup")
 def setup() -> ResponseReturnValue:
-    """Set up a match (needs the PIN: without it the page shows the PIN form)."""
-    data = page_data(state=table().snapshot())
+    """Set up a match (needs the PIN: without it the page shows the PIN form). The script
+    gets the options and presets from the API; the page adds the section titles and which
+    options belong to which match format."""
+    sections = SECTIONS.get(language(), SECTIONS["en"])
+    data = page_data(state=table().snapshot(), sections=sections, formats=format_guide())
     return page("setup.html", data=data, script="setup", show_pin=not security.unlocked())
 
 

@@ -106,7 +106,7 @@ class Table:
         self.contexts.append(context)
         page = context.new_page()
         errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.on("pageerror", lambda error: errors.append(f"{error}\n{error.stack or ''}"))
         page.errors = errors
         page.goto("/")
         if unlocked:
@@ -173,6 +173,7 @@ def _table(
     config = Config(service=ServiceConfig(admin_password=ADMIN_PASSWORD))
     app = create_app(service, config, secret_key="browser-tests", demo=bots)
     app.config["SSE_HEARTBEAT"] = 1.0
+    app.config["PRESETS_DIR"] = tmp_path / "presets"  # a table's own presets stay in the test
     url, stop = serve(app)
     table = Table(service, url, browser, machine, bots, app=app, stop_server=stop)
     try:

@@ -29,8 +29,10 @@ def service(tmp_path: Path) -> Iterator[TableService]:
 
 
 @pytest.fixture
-def app(service: TableService) -> Flask:
-    return create_app(service, Config(), secret_key="test-secret")
+def app(service: TableService, tmp_path: Path) -> Flask:
+    app = create_app(service, Config(), secret_key="test-secret")
+    app.config["PRESETS_DIR"] = tmp_path / "presets"
+    return app
 
 
 @pytest.fixture

@@ -1,4 +1,5 @@
-"""The words: both languages know every key, card names follow the rule texts."""
+"""The words: both languages know every key, card names follow the rule texts, every option's
+choices and sections have names, and so do the house rules and formats the state reports."""
 
 from __future__ import annotations
 
@@ -7,9 +8,19 @@ import typing
 
 import pytest
 
-from controller.engine import DutyKind
+from controller.engine import OPTIONS, DutyKind, Rules
 from controller.engine.events import Event, Why
-from web_ui.i18n import CARD_NAMES, COLOUR_NAMES, LANGUAGES, WORDS, bundle, card_name, t
+from web_ui.i18n import (
+    CARD_NAMES,
+    CHOICES,
+    COLOUR_NAMES,
+    LANGUAGES,
+    SECTIONS,
+    WORDS,
+    bundle,
+    card_name,
+    t,
+)
 
 
 def test_words_both_languages_have_the_same_keys() -> None:
@@ -60,3 +71,54 @@ def test_words_name_every_reason_duty_and_event_of_the_engine() -> None:
     assert [kind.value for kind in DutyKind if f"duty_{kind.value}" not in words] == []
     events = [cls.__name__ for cls in typing.get_args(Event)]
     assert [name for name in events if f"ev_{name}" not in words] == []
+
+
+def test_choices_name_every_value_of_every_option_in_both_languages() -> None:
+    for language in LANGUAGES:
+        missing = [
+            f"{option.id}={value}"
+            for option in OPTIONS
+            for value in option.choices
+            if not CHOICES[language].get(option.id, {}).get(value)
+        ]
+        assert missing == [], language
+    assert CHOICES["en"]["scoring"]["winner_collects"] == "Winner collects the others' points"
+    assert CHOICES["zh-CN"]["format"]["elim_within_deal"] == "淘汰制：最后持牌者输"
+
+
+def test_choices_name_only_real_options_and_values() -> None:
+    choices = {option.id: set(option.choices) for option in OPTIONS}
+    for language in LANGUAGES:
+        for option, values in CHOICES[language].items():
+            assert set(values) == choices[option], (language, option)
+
+
+def test_sections_title_every_section_of_the_options() -> None:
+    sections = {option.section for option in OPTIONS}
+    for language in LANGUAGES:
+        assert sections <= set(SECTIONS[language]), language
+
+
+@pytest.mark.parametrize(
+    ("options", "words"),
+    [
+        ({"jumpin_numbers": True}, "house_jumpin_{jumpin}"),
+        ({"jumpin_identical": True}, "house_jumpin_{jumpin}"),
+        ({"multi_same_face": True}, "house_multi_{multi}"),
+        ({"multi_identical": True}, "house_multi_{multi}"),
+    ],
+)
+def test_words_name_the_house_rules_the_state_reports(options: dict[str, bool], words: str) -> None:
+    rules = Rules.create("classic", **options)
+    key = words.format(jumpin=rules.jumpin, multi=rules.multi)
+    assert key in WORDS["en"] and key in WORDS["zh-CN"]
+
+
+def test_words_name_every_format_but_the_standard_one() -> None:
+    formats = next(option for option in OPTIONS if option.id == "format").choices
+    assert [f for f in formats if f != "standard" and f"format_{f}" not in WORDS["en"]] == []
+
+
+def test_bundle_sends_the_choices_in_the_pages_language() -> None:
+    assert bundle("zh-CN")["choices"]["team_scoring"]["team_penalty"].startswith("各队")
+    assert bundle("fr")["choices"] is CHOICES["en"]

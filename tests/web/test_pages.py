@@ -10,7 +10,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from controller.engine import OPTIONS
 from controller.table.service import TableService
+from web_ui.match_view import FORMAT_FIELDS, SCORING_FIELDS
 
 from .conftest import SETUP, csrf
 
@@ -132,7 +134,9 @@ def test_api_help_renders_the_reference(client: FlaskClient) -> None:
 
 
 def test_static_scripts_are_served(client: FlaskClient) -> None:
-    for name in ("api", "frame", "board", "controls", "setup", "admin", "cards", "view", "chart"):
+    names = ("api", "frame", "board", "controls", "setup", "admin", "cards", "view", "chart",
+             "feed", "demo", "house", "presets", "rules_form", "standings", "tally")  # fmt: skip
+    for name in names:
         answer = client.get(f"/static/js/{name}.js")
         assert answer.status_code == 200, name
         answer.close()
@@ -143,3 +147,59 @@ def test_page_escapes_player_names(unlocked: FlaskClient, service: TableService)
     html = unlocked.get("/").text
     assert "<b>x</b>" not in html
     assert page_data(html)["state"]["setup"]["players"][0] == "<b>x</b>"
+
+
+def test_setup_hands_its_script_section_titles_and_the_format_guide(
+    unlocked: FlaskClient,
+) -> None:
+    html = unlocked.get("/setup").text
+    assert 'id="preset"' in html and 'id="save-preset"' in html and 'id="format"' in html
+    data = page_data(html)
+    assert data["sections"]["§10.1"] == "Stacking draw cards (叠加)"
+    guide = data["formats"]
+    assert guide["fields"]["team_play"] == ["teams", "team_scoring", "target"]
+    assert guide["players"] == {"rotation_4p": 4, "rotation_8p": 8}
+    assert guide["score_only"] == ["rotation_8p"]
+    assert data["choices"]["format"]["team_play"] == "Team play: partners sit apart"
+
+
+def test_setup_speaks_chinese_for_sections_and_choices(client: FlaskClient) -> None:
+    client.post("/api/session/language", json={"language": "zh-CN"}, headers=csrf(client))
+    client.post("/api/session/pin", json={"pin": "1234"}, headers=csrf(client))
+    data = page_data(client.get("/setup").text)
+    assert data["sections"]["§10.2"] == "点断 / 抢牌"
+    assert data["choices"]["scoring"]["chips"] == "筹码制：输家付给赢家"
+
+
+def test_format_guide_names_real_options_and_every_format() -> None:
+    options = {option.id: option for option in OPTIONS}
+    assert set(FORMAT_FIELDS) == set(options["format"].choices)
+    named = {field for fields in FORMAT_FIELDS.values() for field in fields}
+    assert named <= set(options)
+    assert set(SCORING_FIELDS) <= set(FORMAT_FIELDS["standard"])
+    for field, modes in SCORING_FIELDS.items():
+        assert set(modes) <= set(options["scoring"].choices), field
+    match_options = {o.id for o in OPTIONS if o.section.startswith("§9")} - {"format"}
+    assert match_options == named, "every scoring and format option has a format that shows it"
+
+
+def test_scoreboard_hands_its_script_both_rotation_schedules(client: FlaskClient) -> None:
+    schedules = page_data(client.get("/").text)["schedules"]
+    assert schedules["deals_per_block"] == 4
+    four, eight = schedules["cycles"]["4"], schedules["cycles"]["8"]
+    assert [block["seating"] for block in four] == [[0, 2, 1, 3], [0, 1, 2, 3], [0, 1, 3, 2]]
+    assert len(eight) == 14 and {block["table"] for block in eight} == {0, 1}
+    for round_ in range(7):  # each round seats all eight players, four at each table
+        seated = [p for block in eight if block["round"] == round_ for p in block["seating"]]
+        assert sorted(seated) == list(range(8))
+
+
+def test_scoreboard_state_carries_what_the_format_views_need(
+    client: FlaskClient, service: TableService
+) -> None:
+    teams = {"players": ["Ann", "Bob", "Cy", "Di"], "options": {"format": "team_play"}}
+    service.submit({"type": "setup", "setup": SETUP | teams | {"game": "classic"}})
+    state = page_data(client.get("/").text)["state"]
+    assert state["house"]["format"] == "team_play"
+    assert state["standings"] == {"teams": 2, "team_totals": [0, 0]}
+    assert state["seating"] == [0, 1, 2, 3]

@@ -26,6 +26,11 @@ export function cardName(text) {
   return coloured ? `${colourName(text[0])} ${name}` : name;
 }
 
+/** An option's choice in words: "winner_collects" → "Winner collects the others' points". */
+export function choiceLabel(option, value) {
+  return page.choices?.[option]?.[value] ?? (value ? value.replaceAll("_", " ") : "—");
+}
+
 /** Build an element: h("button", {class: "big", onclick: fn}, "text", child...). */
 export function h(tag, attrs = {}, ...children) {
   const isSvg = ["svg", "polyline", "line", "text", "circle", "g", "title", "rect"].includes(tag);

@@ -4,7 +4,8 @@ import { attempt, notify, page, post, t } from "./api.js";
 import { renderChart } from "./chart.js";
 import { renderControls } from "./controls.js";
 import { humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
-import { addRecord } from "./feed.js";
+import { addRecord, loadHistory } from "./feed.js";
+import { renderFormat } from "./standings.js";
 import { renderAlerts, renderGame, renderHistory, renderLauncher, renderPlayers } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -21,6 +22,7 @@ function render() {
   renderGame(state);
   renderAlerts(state);
   renderPlayers(state);
+  renderFormat(state);
   renderLauncher(state.launcher);
   renderChart($("chart"), state);
   renderHistory(state);
@@ -81,4 +83,4 @@ function connect() {
 $("clear-fault")?.addEventListener("click", () => attempt(() => post("/api/launcher/clear")));
 startDemo(render);
 render();
-connect();
+loadHistory($("feed"), state).then(connect);

@@ -1,15 +1,28 @@
 // The controls of an unlocked tablet: what the player to move may do, built from
-// state.deal.moves (exactly the legal actions), plus the UNO catch window, the deal, the
-// turned-up card, the hands left at the end of a deal, undo and count corrections.
+// state.deal.moves (exactly the legal actions), plus the UNO catch window, the house rules'
+// taps (house.js: jump-ins, several cards, the stack, suggestions), the deal, the turned-up
+// card, the hands left at the end of a deal, undo and count corrections.
 import { attempt, h, page, post, t } from "./api.js";
 import { cardButton, cardChip, cardPicker, colourButtons } from "./cards.js";
-import { exposedSeats, playerName } from "./view.js";
+import {
+  acceptLabel,
+  groupStep,
+  jumpInWindow,
+  multiAllowed,
+  multiToggle,
+  startGroup,
+  suggestControls,
+} from "./house.js";
+import { roundForm, scoring } from "./tally.js";
+import { exposedSeats, pendingStack, playerName } from "./view.js";
 
 // What the controls remember between renders: the play being built, picks, typed numbers.
 const ui = {
   seq: -1,
-  step: null,
+  step: null, // a play being built: {kind, seat, card, options, extra, ...}
   uno: false,
+  multi: false,
+  suggest: false,
   press: 1,
   round: null,
   fix: { open: false, seat: 0 },
@@ -22,9 +35,10 @@ let busy = false; // a tap is on its way: no second tap until it is answered
 export function renderControls(into, state, environment) {
   root = into;
   env = { ...environment, state };
-  if (state.seq !== ui.seq) Object.assign(ui, { seq: state.seq, step: null, uno: false, round: null });
-  if (ui.scoring.deal !== state.deals.length)
-    ui.scoring = { deal: state.deals.length, seat: null, picks: {}, typed: {} };
+  if (state.seq !== ui.seq)
+    Object.assign(ui, { seq: state.seq, step: null, uno: false, multi: false, round: null });
+  const deals = state.deals?.length ?? 0; // no deals on a table nobody has set up yet
+  if (ui.scoring.deal !== deals) ui.scoring = { deal: deals, seat: null, picks: {}, typed: {} };
   root.replaceChildren(...sections(state));
 }
 
@@ -58,11 +72,16 @@ async function command(url, body = {}) {
 const button = (label, onclick, attrs = {}) => h("button", { type: "button", onclick, ...attrs }, label);
 const name = (seat) => playerName(env.state, seat);
 
+/** What house.js borrows to build its controls. */
+function kit() {
+  return { ui, state: env.state, act, command, button, name, redraw, mine: env.mine, proceed };
+}
+
 function sections(state) {
   if (!state.setup) return [];
   const out = [];
   if (state.match_over) out.push(matchOver());
-  else if (state.setup.mode === "score_only") out.push(roundForm(state));
+  else if (state.setup.mode === "score_only") out.push(roundForm(kit()));
   else out.push(...tracked(state));
   if (!env.demo) out.push(toolbar(state));
   return out;
@@ -72,8 +91,9 @@ function tracked(state) {
   const deal = state.deal;
   if (!deal) return env.demo ? [] : [dealButton(state)];
   if (deal.phase === "turn_up") return env.demo ? [] : turnUp(state);
-  if (deal.phase === "scoring") return [scoring(state)];
-  if (deal.phase === "playing") return [...catchWindow(deal), turnControls(state)];
+  if (deal.phase === "scoring") return [scoring(kit())];
+  if (deal.phase === "playing")
+    return [...catchWindow(deal), ...jumpInWindow(kit()), ui.step ? stepPanel(state) : turnControls(state)];
   return [];
 }
 
@@ -143,24 +163,30 @@ function catchWindow(deal) {
 
 // ---------------------------------------------------------------- the player to move
 
+/** A play being built (a colour, a target, the cards along, a group), by whoever makes it. */
+function stepPanel(state) {
+  return h(
+    "div",
+    { class: "group step", id: "step", "data-seat": ui.step.seat },
+    stepControls(state, ui.step.seat),
+    button(t("cancel"), () => ((ui.step = null), redraw())),
+  );
+}
+
 function turnControls(state) {
   const deal = state.deal;
   const seat = deal.to_move;
   if (seat === null || seat === undefined || !env.mine(seat)) return h("div");
-  if (ui.step)
-    return h(
-      "div",
-      { class: "group step", id: "step" },
-      stepControls(state, seat),
-      button(t("cancel"), () => ((ui.step = null), redraw())),
-    );
   const plays = deal.moves.filter((m) => m.type === "Play");
   const cards = [...new Set(plays.map((m) => m.card))];
+  const stack = pendingStack(state);
+  const title = plays.length ? t("play_card", { name: name(seat) }) : t("to_move", { name: name(seat) });
   return h(
     "div",
     { class: "group turn-controls", id: "turn-controls", "data-seat": seat },
-    h("h2", {}, plays.length ? t("play_card", { name: name(seat) }) : t("to_move", { name: name(seat) })),
+    h("h2", {}, stack && plays.length ? t("pass_on") : title),
     plays.some((m) => m.uno) ? unoToggle() : null,
+    plays.length && multiAllowed(state) ? multiToggle(kit()) : null,
     cards.length
       ? h(
           "div",
@@ -186,14 +212,25 @@ function unoToggle() {
   );
 }
 
-/** A tapped card: play it now, or ask first for the colour, the target or the cards along. */
+/** A tapped card: build a group first (several cards at once), or go on to play it. */
 function choose(seat, plays, card) {
   const options = plays.filter((m) => m.card === card);
-  if (options.some((m) => m.colour)) ui.step = { kind: "colour", seat, card };
+  if (ui.multi && multiAllowed(env.state)) {
+    ui.step = startGroup(seat, options, card);
+    return redraw();
+  }
+  return proceed(seat, options, card, {});
+}
+
+/** Play `card` now, or ask first for the colour, the target or the cards along. `options`
+ * are its legal moves; `extra` holds what was chosen already (a group). */
+function proceed(seat, options, card, extra) {
+  const base = { seat, card, options, extra };
+  if (options.some((m) => m.colour)) ui.step = { ...base, kind: "colour" };
   else if (options.some((m) => m.target !== null && m.target !== undefined))
-    ui.step = { kind: "target", seat, card, targets: options.map((m) => m.target) };
-  else if (card.endsWith("DA")) ui.step = { kind: "also", seat, card, count: 0 };
-  else return play(seat, card);
+    ui.step = { ...base, kind: "target", targets: options.map((m) => m.target) };
+  else if (card.endsWith("DA")) ui.step = { ...base, kind: "also", count: 0 };
+  else return play(seat, card, extra);
   redraw();
 }
 
@@ -203,29 +240,29 @@ function play(seat, card, fields = {}) {
 
 function stepControls(state, seat) {
   const step = ui.step;
-  const head = h("div", { class: "step-card" }, cardChip(step.card));
+  if (step.kind === "group") return groupStep(kit(), step);
+  const group = step.extra?.group ?? [];
+  const head = h("div", { class: "step-card" }, cardChip(step.card), group.map((c) => cardChip(c)));
+  const finish = (fields) => play(seat, step.card, { ...step.extra, ...fields });
   if (step.kind === "colour")
-    return [
-      head,
-      h("h2", {}, t("choose_colour")),
-      colourButtons((colour) => play(seat, step.card, { colour })),
-    ];
+    return [head, h("h2", {}, t("choose_colour")), colourButtons((colour) => finish({ colour }))];
   if (step.kind === "target") {
     const targets = step.targets.map((target) =>
-      button(name(target), () => play(seat, step.card, { target }), { class: "big", "data-target": target }),
+      button(name(target), () => finish({ target }), { class: "big", "data-target": target }),
     );
     return [head, h("h2", {}, t("trade_with")), h("div", { class: "row" }, targets)];
   }
-  return [head, h("h2", {}, t("discard_count")), alsoCounter(state, seat, step)];
+  return [head, h("h2", {}, t("discard_count")), alsoCounter(state, seat, step, finish)];
 }
 
-function alsoCounter(state, seat, step) {
-  const most = Math.max(0, state.deal.hands[seat] - 1);
+function alsoCounter(state, seat, step, finish) {
+  const down = 1 + (step.extra?.group?.length ?? 0);
+  const most = Math.max(0, state.deal.hands[seat] - down);
   const change = (by) => {
     step.count = Math.min(most, Math.max(0, step.count + by));
     redraw();
   };
-  const left = state.deal.hands[seat] - 1 - step.count;
+  const left = state.deal.hands[seat] - down - step.count;
   return h(
     "div",
     { class: "row" },
@@ -233,7 +270,7 @@ function alsoCounter(state, seat, step) {
     h("output", { id: "also-count", class: "count-out" }, step.count),
     button("+", () => change(1), { class: "big", "aria-label": "+1" }),
     left === 1 ? unoToggle() : null,
-    button(t("play"), () => play(seat, step.card, { also: Array(step.count).fill("?") }), {
+    button(t("play"), () => finish({ also: Array(step.count).fill("?") }), {
       class: "big primary",
       id: "also-ok",
     }),
@@ -249,7 +286,7 @@ function otherMoves(state, seat) {
   if (types.has("Pass"))
     out.push(button(t("pass"), () => act({ type: "Pass", seat }), { class: "big", id: "pass" }));
   if (types.has("Accept"))
-    out.push(button(t("accept"), () => act({ type: "Accept", seat }), { class: "big", id: "accept" }));
+    out.push(button(acceptLabel(state), () => act({ type: "Accept", seat }), { class: "big", id: "accept" }));
   if (types.has("Challenge")) {
     out.push(
       button(t("guilty"), () => act({ type: "Challenge", seat, guilty: true }), {
@@ -305,149 +342,22 @@ function pressControls(state, seat) {
   return h("p", { class: "hint" }, t("press_button"));
 }
 
-// ---------------------------------------------------------------- the end of a deal
-
-function deckPoints(state) {
-  return new Map((page.decks[state.deck] ?? []).map((c) => [c.card, c.points]));
-}
-
-function scoring(state) {
-  const deal = state.deal;
-  const pending = deal.moves.filter((m) => m.type === "EnterHand" && env.mine(m.seat)).map((m) => m.seat);
-  if (!pending.includes(ui.scoring.seat)) ui.scoring.seat = pending[0] ?? null;
-  const shown = Object.entries(deal.shown).map(([seat, points]) =>
-    h(
-      "li",
-      { "data-seat": seat },
-      Number(seat) === deal.winner
-        ? t("went_out", { name: name(Number(seat)) })
-        : `${name(Number(seat))}: ${t("points_of", { points })}`,
-    ),
-  );
-  const tabs = pending.map((seat) =>
-    button(name(seat), () => ((ui.scoring.seat = seat), redraw()), {
-      class: seat === ui.scoring.seat ? "tab selected" : "tab",
-      "data-seat": seat,
-      "aria-pressed": String(seat === ui.scoring.seat),
-    }),
-  );
-  return h(
-    "div",
-    { class: "group scoring", id: "scoring" },
-    h("h2", {}, t("phase_scoring")),
-    h("ul", { class: "shown" }, shown),
-    h("div", { class: "row tabs" }, tabs),
-    ui.scoring.seat === null ? null : handEntry(state, ui.scoring.seat),
-  );
-}
-
-function handEntry(state, seat) {
-  const values = deckPoints(state);
-  const picks = (ui.scoring.picks[seat] ??= []);
-  const total = picks.reduce((sum, card) => sum + (values.get(card) ?? 0), 0);
-  const remove = (i) => () => (picks.splice(i, 1), redraw());
-  const typed = h("input", {
-    type: "number",
-    id: "hand-points",
-    min: 0,
-    max: 9999,
-    inputmode: "numeric",
-    value: ui.scoring.typed[seat] ?? "",
-    oninput: (e) => (ui.scoring.typed[seat] = e.target.value),
-  });
-  return h(
-    "div",
-    { class: "hand-entry", "data-seat": seat },
-    h("h3", {}, t("enter_hand", { name: name(seat) })),
-    cardPicker([...values.keys()], (card) => (picks.push(card), redraw())),
-    h(
-      "div",
-      { class: "row picks", id: "picks" },
-      picks.map((card, i) => cardButton(card, remove(i), { class: "card-button picked" })),
-    ),
-    h(
-      "div",
-      { class: "row" },
-      h("output", { id: "picks-points" }, t("points_of", { points: total })),
-      button(t("save_cards"), () => act({ type: "EnterHand", seat, cards: picks.slice() }), {
-        class: "big primary",
-        id: "save-cards",
-      }),
-      button(t("clear"), () => (picks.splice(0), redraw()), { class: "big" }),
-    ),
-    h(
-      "div",
-      { class: "row" },
-      h("label", {}, t("points"), " ", typed),
-      button(t("save_points"), () => act({ type: "EnterHand", seat, points: Number(typed.value) || 0 }), {
-        class: "big",
-        id: "save-points",
-      }),
-    ),
-  );
-}
-
-// ---------------------------------------------------------------- score-only tables
-
-function roundForm(state) {
-  const players = state.setup.players;
-  ui.round ??= { winner: null, points: players.map(() => 0) };
-  const round = ui.round;
-  const winners = players.map((player, seat) =>
-    button(player, () => ((round.winner = seat), (round.points[seat] = 0), redraw()), {
-      class: round.winner === seat ? "tab selected" : "tab",
-      "aria-pressed": String(round.winner === seat),
-      "data-seat": seat,
-    }),
-  );
-  const inputs = players.map((player, seat) =>
-    h(
-      "label",
-      { class: "points-input" },
-      player,
-      " ",
-      h("input", {
-        type: "number",
-        min: 0,
-        value: round.points[seat],
-        disabled: round.winner === seat,
-        "data-seat": seat,
-        oninput: (e) => (round.points[seat] = Number(e.target.value) || 0),
-      }),
-    ),
-  );
-  const save = () => command("/api/rounds", { winner: round.winner, points: round.points });
-  return h(
-    "div",
-    { class: "group round-form", id: "round-form" },
-    h("h2", {}, t("round_result")),
-    h("h3", {}, t("who_won")),
-    h("div", { class: "row tabs" }, winners),
-    h("h3", {}, t("points")),
-    h("div", { class: "row" }, inputs),
-    button(t("save_round"), save, {
-      class: "big primary",
-      id: "save-round",
-      disabled: round.winner === null,
-    }),
-  );
-}
-
 // ---------------------------------------------------------------- always there
 
 function toolbar(state) {
   const deal = state.deal;
-  const fix = deal && deal.phase === "playing" ? fixCount(state) : null;
+  const playing = deal && deal.phase === "playing";
   return h(
     "div",
     { class: "row toolbar" },
     button(`↶ ${t("undo")}`, () => command("/api/undo"), { id: "undo" }),
-    fix,
+    playing ? fixCount(state) : null,
+    playing ? suggestControls(kit()) : null,
   );
 }
 
 function fixCount(state) {
-  const players = state.setup.players;
+  const players = state.deal.hands.map((_, seat) => name(seat));
   const fix = ui.fix;
   const options = players.map((player, seat) =>
     h("option", { value: seat, selected: seat === fix.seat }, player),

@@ -1,8 +1,20 @@
-// "What happened": the last few logged events in words, newest first.
-import { cardName, colourName, h, page, t } from "./api.js";
+// "What happened": the last few logged events in words, newest first. A freshly opened
+// scoreboard fills it from GET /api/history; then the stream's records follow (each once).
+import { cardName, colourName, get, h, page, t } from "./api.js";
 import { playerName } from "./view.js";
 
 const KEEP = 12;
+const seen = new Set(); // the records already in the list (history and stream may overlap)
+
+/** Fill the list with the current match's latest records (newest last in the answer). */
+export async function loadHistory(list, state) {
+  try {
+    const answer = await get(`/api/history?limit=20`);
+    answer.records.forEach((record) => addRecord(list, state, record));
+  } catch {
+    // the stream still brings what happens next
+  }
+}
 
 /** One event as a sentence, or null for the ones not worth a line. */
 export function describe(state, event) {
@@ -11,7 +23,7 @@ export function describe(state, event) {
   const params = {
     name: event.seat === undefined ? "" : playerName(state, event.seat),
     target: event.target === undefined ? "" : playerName(state, event.target),
-    card: event.card ? cardName(event.card) : "",
+    card: event.card ? playedCards(event) : "",
     colour: event.colour ? colourName(event.colour) : "",
     count: countOf(event),
     why: event.why ? t(`why_${event.why}`) : "",
@@ -23,16 +35,30 @@ export function describe(state, event) {
   return t(key, params);
 }
 
+/** "Green 7", or "Green 7 with Red 7, Blue 7" for several cards in one play. */
+function playedCards(event) {
+  const card = cardName(event.card);
+  if (!event.group?.length) return card;
+  return t("card_group", { card, cards: event.group.map(cardName).join(", ") });
+}
+
 function countOf(event) {
   if (Array.isArray(event.cards)) return event.cards.length;
   return event.after ?? event.count ?? "";
 }
 
-/** Add a logged record's events to the list on the page. */
+/** Add a logged record's events to the list on the page (once per record). Names follow the
+ * seating of the deal the record belongs to (it changes between deals in a rotation). */
 export function addRecord(list, state, record) {
+  if (record.seq !== undefined) {
+    if (seen.has(record.seq)) return;
+    seen.add(record.seq);
+  }
   const events = record.kind === "undo" ? [{ type: "Undone" }] : (record.events ?? []);
+  const scored = events.find((event) => event.type === "DealScored" && event.seating?.length);
+  const names = scored ? { ...state, seating: scored.seating } : state;
   for (const event of events) {
-    const text = describe(state, event);
+    const text = describe(names, event);
     if (text) list.prepend(h("li", { "data-event": event.type }, text));
   }
   while (list.children.length > KEEP) list.lastChild.remove();

@@ -1,16 +1,20 @@
-// Set-up: players and seating, game, mode, first dealer, eject profile and the rule options
-// the engine offers for the chosen game (GET /api/options) → POST /api/setup.
-import { attempt, get, h, page, post, t } from "./api.js";
+// Set-up: players and seating, a house-rule preset, game, mode, first dealer, eject profile,
+// the match format and the rule options the engine offers for the chosen game
+// (GET /api/options, rules_form.js) → POST /api/setup. A refusal names the options at fault.
+import { attempt, get, h, page, post, showError, t } from "./api.js";
+import { startPresets } from "./presets.js";
+import { RulesForm } from "./rules_form.js";
 
 const $ = (id) => document.getElementById(id);
 const form = $("setup-form");
 const previous = page.state?.setup ?? null;
 let players = previous ? previous.players.slice() : ["", "", "", ""];
-let catalogue = null; // the answer of /api/options
-let values = { ...(previous?.options ?? {}) };
+const guide = page.formats;
+let rules = null; // the rule options (RulesForm), once /api/options has answered
 
 const game = () => form.elements.game.value;
 const playerLabel = (i) => players[i].trim() || t("player_name", { n: i + 1 });
+const names = () => players.map((_, i) => playerLabel(i));
 
 function renderPlayers() {
   const rows = players.map((name, i) =>
@@ -23,7 +27,7 @@ function renderPlayers() {
         maxlength: 24,
         placeholder: t("player_name", { n: i + 1 }),
         "aria-label": t("player_name", { n: i + 1 }),
-        oninput: (e) => ((players[i] = e.target.value), renderDealers()),
+        oninput: (e) => ((players[i] = e.target.value), renderDealers(), rules?.renderFormat($("format"))),
       }),
       h(
         "button",
@@ -63,6 +67,7 @@ function renderPlayers() {
   $("players").replaceChildren(...rows);
   $("add-player").disabled = players.length >= 10;
   renderDealers();
+  rules?.renderFormat($("format"));
 }
 
 function move(i, by) {
@@ -83,86 +88,57 @@ function renderDealers() {
   );
 }
 
-function renderProfiles() {
+function renderProfiles(profiles) {
   const chosen = previous?.profile ?? "toy";
   $("profile").replaceChildren(
-    ...catalogue.profiles.map((p) => h("option", { value: p, selected: p === chosen }, p)),
+    ...profiles.map((p) => h("option", { value: p, selected: p === chosen }, p)),
   );
 }
 
-/** The options for the chosen game, grouped by their section of the rules. */
-function renderOptions() {
-  const sections = new Map();
-  for (const option of catalogue.options.filter((o) => o.games.includes(game()))) {
-    if (!sections.has(option.section)) sections.set(option.section, []);
-    sections.get(option.section).push(option);
-  }
-  const groups = [...sections].map(([section, options]) =>
-    h("div", { class: "option-group" }, h("h3", {}, section), options.map(optionControl)),
-  );
-  $("options").replaceChildren(...groups);
+/** Redraw the parts of the form a change concerns: the format's options and hints. */
+function changed(id) {
+  if (id === "format" && guide.score_only.includes(rules.value("format")))
+    form.elements.mode.value = "score_only";
+  if (["format", "scoring", "teams"].includes(id)) rules.renderFormat($("format"));
 }
 
-function optionControl(option) {
-  const text = page.language === "zh-CN" ? option.zh : option.en;
-  const value = values[option.id] ?? option.default;
-  const set = (v) => (values[option.id] = v);
-  let control;
-  if (option.kind === "bool") {
-    control = h("input", {
-      type: "checkbox",
-      checked: Boolean(value),
-      onchange: (e) => set(e.target.checked),
-    });
-    return h("label", { class: "option toggle", "data-option": option.id }, control, h("span", {}, text));
-  }
-  if (option.choices.length) {
-    const choices =
-      option.id === "deck"
-        ? option.choices.filter((c) => !c || catalogue.decks[c] === game())
-        : option.choices;
-    control = h(
-      "select",
-      { onchange: (e) => set(e.target.value) },
-      choices.map((c) => h("option", { value: c, selected: c === value }, c ? c.replaceAll("_", " ") : "—")),
-    );
-  } else if (option.kind === "int") {
-    control = h("input", {
-      type: "number",
-      min: option.min,
-      max: option.max,
-      value,
-      onchange: (e) => set(Number(e.target.value)),
-    });
-  } else {
-    control = h("input", { type: "text", value, onchange: (e) => set(e.target.value) });
-  }
-  return h("label", { class: "option", "data-option": option.id }, h("span", {}, text), control);
+function renderRules() {
+  rules.renderFormat($("format"));
+  rules.renderOptions($("options"));
 }
 
-/** Only the options that apply to this game and differ from their default. */
-function chosenOptions() {
-  const out = {};
-  for (const option of catalogue.options) {
-    const value = values[option.id];
-    if (option.games.includes(game()) && value !== undefined && value !== option.default)
-      out[option.id] = value;
-  }
-  return out;
+/** A preset fills the game and the options; everything it does not name is the default. */
+function loadPreset(preset) {
+  form.elements.game.value = preset.game;
+  rules.replace({ ...preset.options });
+  changed("format");
+  renderRules();
+}
+
+/** A refusal in words at the top of the page, with the options it names marked. */
+function refused(error) {
+  showError(error);
+  rules.markConflict(error.message);
+  $("message").scrollIntoView({ block: "center" });
 }
 
 async function submit(event) {
   event.preventDefault();
   const setup = {
-    players: players.map((_, i) => playerLabel(i)),
+    players: names(),
     game: game(),
     mode: form.elements.mode.value,
     first_dealer: Number($("first-dealer").value),
     profile: $("profile").value,
-    options: chosenOptions(),
+    options: rules.chosen(),
     seed: Math.floor(Math.random() * 2 ** 30),
   };
-  if (await attempt(() => post("/api/setup", { setup }))) location.assign("/");
+  try {
+    await post("/api/setup", { setup });
+    location.assign("/");
+  } catch (error) {
+    refused(error);
+  }
 }
 
 async function start() {
@@ -176,12 +152,14 @@ async function start() {
     renderPlayers();
   });
   form.addEventListener("submit", submit);
-  form.elements.game.forEach((radio) => radio.addEventListener("change", renderOptions));
+  form.elements.game.forEach((radio) => radio.addEventListener("change", renderRules));
   renderPlayers();
-  catalogue = await attempt(() => get("/api/options"));
+  const catalogue = await attempt(() => get("/api/options"));
   if (!catalogue) return;
-  renderProfiles();
-  renderOptions();
+  rules = new RulesForm(catalogue, { ...(previous?.options ?? {}) }, { game, players: names, changed });
+  renderProfiles(catalogue.profiles);
+  renderRules();
+  await startPresets(loadPreset, () => ({ game: game(), options: rules.chosen(), onrefused: refused }));
   form.dataset.ready = "true";
 }
 

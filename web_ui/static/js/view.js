@@ -4,8 +4,18 @@ import { cardChip, colourChip } from "./cards.js";
 
 const $ = (id) => document.getElementById(id);
 
+/** The match player in a seat of the deal (they differ in the rotation tournaments). */
+export function seatPlayer(state, seat) {
+  return state.seating?.[seat] ?? seat;
+}
+
+/** The seat a match player has in the deal, or -1 (at the other table of a rotation). */
+export function playerSeat(state, player) {
+  return state.seating ? state.seating.indexOf(player) : player;
+}
+
 export function playerName(state, seat) {
-  return state.setup?.players?.[seat] ?? `#${seat + 1}`;
+  return state.setup?.players?.[seatPlayer(state, seat)] ?? `#${seat + 1}`;
 }
 
 /** Whose turn, the phase, the direction, the top card and the active colour. */
@@ -25,7 +35,7 @@ export function renderGame(state) {
 function turnText(state) {
   const deal = state.deal;
   if (state.match_over)
-    return t("winners", { names: state.winners.map((s) => playerName(state, s)).join(", ") });
+    return t("winners", { names: state.winners.map((p) => nameOf(state, p)).join(", ") });
   if (!deal) return t("waiting_deal");
   const seat = deal.to_move ?? deal.turn;
   if (seat !== null && seat !== undefined) return playerName(state, seat);
@@ -50,12 +60,41 @@ export function exposedSeats(deal) {
   return exposed === null || exposed === undefined ? [] : [exposed];
 }
 
-/** The missed-UNO alert and the presses (or choices) owed. */
+/** A draw the player to move may pass on (stacking, §10.1): whose, how much, and whether it
+ * is counted in cards (+6) or in launcher presses (Attack's stacked Hit 2). Else null. */
+export function pendingStack(state) {
+  const deal = state.deal;
+  const duty = deal?.duties?.[0];
+  if (!duty || deal.phase !== "playing" || duty.seat !== deal.to_move) return null;
+  const passes = deal.moves.some((m) => m.type === "Play" && m.seat === duty.seat);
+  const house = state.house ?? {};
+  if (duty.kind === "penalty" && (house.stacking || passes))
+    return { seat: duty.seat, count: duty.count, presses: false };
+  if (duty.kind === "press" && duty.why === "hit_two" && house.changed?.attack_stack_hits && passes)
+    return { seat: duty.seat, count: duty.count, presses: true };
+  return null;
+}
+
+export function stackText(state, stack) {
+  return t(stack.presses ? "faces_presses" : "faces", {
+    name: playerName(state, stack.seat),
+    count: stack.count,
+  });
+}
+
+/** The pending stack (large), the missed-UNO alert and the presses (or choices) owed. */
 export function renderAlerts(state) {
   const deal = state.deal;
   const exposed = exposedSeats(deal);
-  const duties = deal?.duties ?? [];
-  $("alerts").hidden = exposed.length === 0 && duties.length === 0;
+  const stack = pendingStack(state);
+  const duties = (deal?.duties ?? []).slice(stack ? 1 : 0);
+  $("stack").hidden = !stack;
+  $("stack").replaceChildren(
+    ...(stack
+      ? [h("div", { class: "stack-total", id: "stack-total" }, stackText(state, stack)), h("div", {}, t("stack_hint"))]
+      : []),
+  );
+  $("alerts").hidden = exposed.length === 0 && duties.length === 0 && !stack;
   $("exposed").hidden = exposed.length === 0;
   $("exposed").replaceChildren(
     ...exposed.map((seat) =>
@@ -72,30 +111,72 @@ export function dutyText(state, duty) {
   return t(`duty_${duty.kind}`, { name: playerName(state, duty.seat), count: duty.count, why });
 }
 
-/** Hand counts with UNO alerts, totals, who deals and who moves. */
+/** A match player's name (totals, standings and winners are per match player). */
+export function nameOf(state, player) {
+  return state.setup?.players?.[player] ?? `#${player + 1}`;
+}
+
+/** Whether a lower total is the better one: penalty points, losses, team penalties. */
+export function lowerIsBetter(state) {
+  const format = state.house?.format ?? "standard";
+  if (format === "elim_within_deal" || format === "elim_tournament") return true;
+  if (format === "team_play" || format.startsWith("rotation"))
+    return state.house?.changed?.team_scoring === "team_penalty";
+  return ["penalty", "bust"].includes(state.scoring);
+}
+
+/** A total as shown: chips are balances and carry their sign. */
+export function totalText(state, total) {
+  return state.scoring === "chips" && total > 0 ? `+${total}` : String(total);
+}
+
+function totalLabel(state) {
+  if (state.house?.format === "elim_within_deal") return t("losses");
+  return state.scoring === "chips" ? t("chips") : t("total");
+}
+
+/** Hand counts with UNO alerts, totals, who deals and who moves; one row per match player. */
 export function renderPlayers(state) {
   const players = state.setup?.players ?? [];
   $("target").textContent = state.target ? `· ${t("target", { points: state.target })}` : "";
-  $("players").replaceChildren(...players.map((name, seat) => playerRow(state, name, seat)));
+  $("total-head").textContent = totalLabel(state);
+  $("players").replaceChildren(...players.map((name, player) => playerRow(state, name, player)));
   renderStandings(state);
 }
 
-function playerRow(state, name, seat) {
+function playerRow(state, name, player) {
   const deal = state.deal;
-  const moving = deal && (deal.to_move ?? deal.turn) === seat;
-  const count = deal ? deal.hands[seat] : "";
-  const badges = [];
-  if (exposedSeats(deal).includes(seat)) badges.push(h("span", { class: "badge alert" }, `${t("uno")}?`));
-  else if (deal?.uno.includes(seat)) badges.push(h("span", { class: "badge uno" }, t("uno")));
-  if (deal?.dealer === seat) badges.push(h("span", { class: "badge dealer", title: t("dealer") }, "D"));
+  const seat = playerSeat(state, player);
+  const seated = Boolean(deal) && seat >= 0;
+  const moving = seated && (deal.to_move ?? deal.turn) === seat;
+  const out = (state.standings?.eliminated ?? []).includes(player) || (seated && !deal.active[seat]);
+  const count = !deal ? "" : seated ? deal.hands[seat] : "—";
+  const classes = [moving ? "moving" : "", out ? "out" : ""].filter(Boolean).join(" ");
   return h(
     "tr",
-    { "data-seat": seat, class: moving ? "moving" : "" },
+    { "data-seat": player, class: classes },
     h("td", { class: "marker", "aria-hidden": "true" }, moving ? "▶" : ""),
-    h("td", { class: "name" }, name, " ", badges),
+    h("td", { class: "name" }, name, " ", badges(state, player, seated ? seat : -1)),
     h("td", { class: "count", "data-count": count }, count),
-    h("td", { class: "total" }, state.totals[seat] ?? 0),
+    h("td", { class: "total" }, totalText(state, state.totals[player] ?? 0)),
   );
+}
+
+function badges(state, player, seat) {
+  const deal = state.deal;
+  const out = [];
+  const teams = state.standings?.teams;
+  if (teams) out.push(h("span", { class: `badge team team-${player % teams}` }, t("team_n", { n: (player % teams) + 1 })));
+  if ((state.standings?.eliminated ?? []).includes(player))
+    return [...out, h("span", { class: "badge out-badge" }, t("eliminated"))];
+  if (seat < 0) return out;
+  if (!deal.active[seat]) {
+    const first = deal.winner === seat;
+    out.push(h("span", { class: "badge out-badge" }, first ? t("out_place", { n: 1 }) : t("out")));
+  } else if (exposedSeats(deal).includes(seat)) out.push(h("span", { class: "badge alert" }, `${t("uno")}?`));
+  else if (deal.uno.includes(seat)) out.push(h("span", { class: "badge uno" }, t("uno")));
+  if (deal.dealer === seat) out.push(h("span", { class: "badge dealer", title: t("dealer") }, "D"));
+  return out;
 }
 
 function renderStandings(state) {
@@ -103,16 +184,21 @@ function renderStandings(state) {
   const show = Boolean(state.setup) && !state.deal && state.deals.length > 0;
   box.hidden = !show;
   if (!show) return;
-  const order = state.totals.map((total, seat) => ({ total, seat })).sort((a, b) => b.total - a.total);
+  const sign = lowerIsBetter(state) ? 1 : -1;
+  const order = state.totals
+    .map((total, player) => ({ total, player }))
+    .sort((a, b) => sign * (a.total - b.total));
   const title = state.match_over
-    ? t("winners", { names: state.winners.map((s) => playerName(state, s)).join(", ") })
+    ? t("winners", { names: state.winners.map((p) => nameOf(state, p)).join(", ") })
     : t("standings");
   box.replaceChildren(
     h("h3", {}, title),
     h(
       "ol",
       {},
-      order.map(({ total, seat }) => h("li", { "data-seat": seat }, `${playerName(state, seat)}: ${total}`)),
+      order.map(({ total, player }) =>
+        h("li", { "data-seat": player }, `${nameOf(state, player)}: ${totalText(state, total)}`),
+      ),
     ),
   );
 }
@@ -150,14 +236,17 @@ export function renderHistory(state) {
         "tr",
         {},
         h("td", {}, d.number),
-        d.deltas.map((delta, seat) => historyCell(d, delta, seat)),
+        d.deltas.map((delta, player) => historyCell(state, d, delta, player)),
       ),
     );
   $("history").replaceChildren(h("table", { class: "rounds" }, h("thead", {}, head), h("tbody", {}, rows)));
 }
 
-function historyCell(deal, delta, seat) {
-  const won = deal.winner === seat;
+/** A player's change in one deal (deltas are per match player, the winner is a seat). */
+function historyCell(state, deal, delta, player) {
+  const seating = deal.seating?.length ? deal.seating : null;
+  if (seating && !seating.includes(player)) return h("td", { class: "muted" }, "—");
+  const won = (seating ? seating[deal.winner] : deal.winner) === player;
   const text = delta > 0 ? `+${delta}` : String(delta);
   return h("td", { class: won ? "won" : "", title: won ? t("winner") : "" }, won ? `★ ${text}` : text);
 }
