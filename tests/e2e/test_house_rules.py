@@ -40,6 +40,7 @@ def test_seed_000_preset_plays_a_stack_a_group_a_jump_in_and_eliminations(table:
     expect(ann.locator('[data-option="multi_same_face"] input')).to_be_checked()
     expect(ann.locator('#formats input[value="elim_within_deal"]')).to_be_checked()
     expect(ann.locator("#notices")).to_contain_text("Loaded: Chinese house rules (seed 000)")
+    shoot(ann, "setup-seed-000-preset")
     ann.click("#setup-form button[type=submit]")
     ann.wait_for_url("**/")
     setup = table.state()["setup"]
@@ -239,3 +240,64 @@ def test_setup_saves_a_preset_and_shows_a_conflict(table: Table) -> None:
     page.select_option("#preset", "our-rules")
     expect(page.locator('[data-option="stack_s0"] input')).to_be_checked()
     expect(page.locator('[data-option="stack_s1"] input')).not_to_be_checked()
+
+
+def fits_the_screen(page: Any) -> None:
+    """Nothing wider than the screen; every control a finger can hit (48 px)."""
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"scrolls sideways by {wide} px"
+    small = page.evaluate(
+        """() => [...document.querySelectorAll('#controls button, #controls summary')]
+            .filter((b) => b.offsetParent && (b.offsetHeight < 48 || b.offsetWidth < 48))
+            .map((b) => b.textContent)"""
+    )
+    assert not small, f"touch targets under 48 px: {small}"
+
+
+def test_wild_jump_in_asks_for_the_colour_in_chinese_on_a_phone(table: Table) -> None:
+    table.started(game="classic", options={"jumpin_identical": True})  # Bob to move
+    page = table.tablet(PHONE, unlocked=True)
+    page.click("#language")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.locator("#house")).to_have_text("抢牌")
+    page.click('#plays button[data-card="W"]')
+    page.click('#step button[data-colour="G"]')
+    jump = page.locator('#jump-window button[data-seat="0"][data-card="W"]')
+    expect(jump).to_have_count(1)  # one tap for the card, the colour comes next
+    expect(jump).to_contain_text("抢出！")
+    fits_the_screen(page)
+    shoot(page, "house-jump-in-phone-zh-CN")
+    jump.click()
+    page.click('#step button[data-colour="B"]')
+    expect(page.locator("#active-colour")).to_contain_text("蓝")
+    expect(page.locator("#turn-name")).to_have_text("Bob")  # Cy lost the turn to Ann's cut
+    assert table.state()["deal"]["hands"] == [6, 6, 7]
+    assert not page.errors
+
+
+def test_stack_in_chinese_fits_a_phone(table: Table) -> None:
+    table.started(game="classic", options={"stack_s1": True, "multi_same_face": True})
+    table.act(type="Play", seat=1, card="R+2")
+    page = table.tablet(PHONE, unlocked=True)
+    page.click("#language")
+    expect(page.locator("#stack-total")).to_have_text("Cy 面临 +2")
+    expect(page.locator("#accept")).to_have_text("接受叠加（+2）")
+    expect(page.locator("#multi-toggle")).to_be_visible()
+    fits_the_screen(page)
+    shoot(page, "house-stack-phone-zh-CN")
+
+
+def test_elimination_tournament_marks_who_is_out(table: Table) -> None:
+    setup = {"players": ["Ann", "Bob", "Cy"], "mode": "score_only",
+             "options": {"format": "elim_tournament", "target": 50}}  # fmt: skip
+    table.submit({"type": "setup", "setup": setup})
+    page = table.tablet(unlocked=True)
+    form = page.locator("#round-form")
+    form.locator('.tab[data-seat="0"]').click()
+    form.locator('input[data-seat="1"]').fill("60")
+    form.locator('input[data-seat="2"]').fill("10")
+    page.click("#save-round")
+    expect(row(page, 1).locator(".badge.out-badge")).to_have_text("Eliminated")
+    expect(row(page, 1)).to_have_class("out")
+    expect(page.locator("#standings li")).to_have_text(["Ann: 0", "Cy: 10", "Bob: 60"])
+    assert table.state()["standings"] == {"eliminated": [1]}

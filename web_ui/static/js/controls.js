@@ -21,6 +21,7 @@ const ui = {
   seq: -1,
   step: null, // a play being built: {kind, seat, card, options, extra, ...}
   uno: false,
+  jumpUno: false,
   multi: false,
   suggest: false,
   press: 1,
@@ -36,7 +37,7 @@ export function renderControls(into, state, environment) {
   root = into;
   env = { ...environment, state };
   if (state.seq !== ui.seq)
-    Object.assign(ui, { seq: state.seq, step: null, uno: false, multi: false, round: null });
+    Object.assign(ui, { seq: state.seq, step: null, uno: false, jumpUno: false, multi: false, round: null });
   const deals = state.deals?.length ?? 0; // no deals on a table nobody has set up yet
   if (ui.scoring.deal !== deals) ui.scoring = { deal: deals, seat: null, picks: {}, typed: {} };
   root.replaceChildren(...sections(state));
@@ -74,7 +75,7 @@ const name = (seat) => playerName(env.state, seat);
 
 /** What house.js borrows to build its controls. */
 function kit() {
-  return { ui, state: env.state, act, command, button, name, redraw, mine: env.mine, proceed };
+  return { ui, state: env.state, act, command, button, name, redraw, mine: env.mine, proceed, unoToggle };
 }
 
 function sections(state) {
@@ -198,15 +199,16 @@ function turnControls(state) {
   );
 }
 
-function unoToggle() {
+/** "Called UNO with it": `key` is where the choice is kept (ui.uno for the player to move). */
+function unoToggle(id = "uno-toggle", key = "uno") {
   return h(
     "label",
     { class: "toggle uno-toggle" },
     h("input", {
       type: "checkbox",
-      id: "uno-toggle",
-      checked: ui.uno,
-      onchange: (e) => (ui.uno = e.target.checked),
+      id,
+      checked: ui[key],
+      onchange: (e) => (ui[key] = e.target.checked),
     }),
     t("call_uno"),
   );

@@ -1,7 +1,8 @@
 // The controls the house rules add (RULES.md §10), built from the state like the others:
 // the jump-in window (§10.2), several cards in one tap (§10.3), accepting a stack (§10.1; the
-// pending total itself is in the alerts, view.js) and Attack's suggestion penalty. `kit` is what controls.js lends: {ui, state, act, button, name,
-// redraw, mine, proceed}.
+// pending total itself is in the alerts, view.js) and Attack's suggestion penalty. `kit` is
+// what controls.js lends: {ui, state, act, command, button, name, redraw, mine, proceed,
+// unoToggle}.
 import { cardName, h, page, t } from "./api.js";
 import { cardButton, cardChip, colourOf } from "./cards.js";
 import { pendingStack } from "./view.js";
@@ -21,12 +22,14 @@ export function jumpInWindow(kit) {
   }
   if (!offers.size) return [];
   const buttons = [...offers.values()].map((moves) => jumpInButton(kit, moves));
+  const lastCard = [...offers.values()].some(([move]) => kit.state.deal.hands[move.seat] === 2);
   return [
     h(
       "div",
       { class: "group jump-window", id: "jump-window" },
       h("h2", {}, t("jump_in_window")),
       h("div", { class: "row" }, buttons),
+      lastCard ? kit.unoToggle("jump-uno", "jumpUno") : null,
     ),
   ];
 }
@@ -40,7 +43,7 @@ function jumpInButton(kit, moves) {
       class: "big jump-in",
       "data-seat": seat,
       "data-card": card,
-      onclick: () => kit.proceed(seat, moves, card, {}),
+      onclick: () => kit.proceed(seat, moves, card, { uno: kit.ui.jumpUno }),
     },
     h("span", { class: "jump-word" }, t("jump_in")),
     h("span", { class: "jump-name" }, kit.name(seat)),
@@ -93,9 +96,18 @@ export function groupStep(kit, step) {
   };
   return [
     h("h2", {}, t("group_add")),
-    h("div", { id: "group-picker", class: "picker-row" }, groupMates(kit.state, step.card).map((c) => cardButton(c, add))),
+    h(
+      "div",
+      { id: "group-picker", class: "picker-row" },
+      groupMates(kit.state, step.card).map((c) => cardButton(c, add)),
+    ),
     h("h3", {}, t("group_top")),
-    h("div", { id: "group-cards", class: "row group-cards" }, step.cards.map((card, i) => groupCard(kit, step, card, i))),
+    h(
+      "div",
+      { id: "group-cards", class: "row group-cards" },
+      step.cards.map((card, i) => groupCard(kit, step, card, i)),
+    ),
+    most - step.cards.length === 1 ? kit.unoToggle() : null,
     kit.button(t("play_n", { count: step.cards.length }), () => finishGroup(kit, step), {
       class: "big primary",
       id: "group-ok",
@@ -117,7 +129,10 @@ function groupCard(kit, step, card, i) {
     cardButton(card, choose, { "aria-pressed": String(top), class: "card-button", title: t("on_top") }),
     top ? h("span", { class: "badge mark" }, t("on_top")) : null,
     step.cards.length > 1
-      ? kit.button("✕", remove, { "aria-label": t("take_out", { card: cardName(card) }), class: "remove-card" })
+      ? kit.button("✕", remove, {
+          "aria-label": t("take_out", { card: cardName(card) }),
+          class: "remove-card",
+        })
       : null,
   );
 }
@@ -148,7 +163,12 @@ export function suggestControls(kit) {
   const seats = deal.hands.map((_, seat) => seat).filter((seat) => deal.active[seat] && kit.mine(seat));
   return h(
     "details",
-    { class: "suggest", id: "suggest", open: kit.ui.suggest, ontoggle: (e) => (kit.ui.suggest = e.target.open) },
+    {
+      class: "suggest",
+      id: "suggest",
+      open: kit.ui.suggest,
+      ontoggle: (e) => (kit.ui.suggest = e.target.open),
+    },
     h("summary", {}, t("suggest")),
     h(
       "div",

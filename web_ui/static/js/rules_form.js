@@ -130,7 +130,8 @@ export class RulesForm {
       if (!sections.has(option.section)) sections.set(option.section, []);
       sections.get(option.section).push(option.id);
     }
-    const groups = [...sections].map(([section, ids]) =>
+    const ordered = [...sections].sort(([a], [b]) => compareSections(a, b));
+    const groups = ordered.map(([section, ids]) =>
       h(
         "div",
         { class: "option-group", "data-section": section },
@@ -180,4 +181,14 @@ export class RulesForm {
     }
     return h("input", { type: "text", value, onchange: (e) => this.choose(id, e.target.value) });
   }
+}
+
+/** "§2.2" before "§10.1": sections in the order of the rules. */
+function compareSections(a, b) {
+  const parts = (s) => s.split(/[^0-9]+/).filter(Boolean).map(Number);
+  const [x, y] = [parts(a), parts(b)];
+  for (let i = 0; i < Math.max(x.length, y.length); i++) {
+    if ((x[i] ?? -1) !== (y[i] ?? -1)) return (x[i] ?? -1) - (y[i] ?? -1);
+  }
+  return 0;
 }

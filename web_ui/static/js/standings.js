@@ -47,7 +47,12 @@ function teams(state) {
   return h(
     "div",
     { id: "teams", class: "teams" },
-    h("h3", {}, t("teams"), lowerIsBetter(state) ? h("small", { class: "muted" }, ` · ${t("lower_better")}`) : ""),
+    h(
+      "h3",
+      {},
+      t("teams"),
+      lowerIsBetter(state) ? h("small", { class: "muted" }, ` · ${t("lower_better")}`) : "",
+    ),
     h("table", { class: "players team-table" }, h("tbody", {}, rows)),
   );
 }

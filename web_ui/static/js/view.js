@@ -91,7 +91,10 @@ export function renderAlerts(state) {
   $("stack").hidden = !stack;
   $("stack").replaceChildren(
     ...(stack
-      ? [h("div", { class: "stack-total", id: "stack-total" }, stackText(state, stack)), h("div", {}, t("stack_hint"))]
+      ? [
+          h("div", { class: "stack-total", id: "stack-total" }, stackText(state, stack)),
+          h("div", {}, t("stack_hint")),
+        ]
       : []),
   );
   $("alerts").hidden = exposed.length === 0 && duties.length === 0 && !stack;
@@ -166,7 +169,10 @@ function badges(state, player, seat) {
   const deal = state.deal;
   const out = [];
   const teams = state.standings?.teams;
-  if (teams) out.push(h("span", { class: `badge team team-${player % teams}` }, t("team_n", { n: (player % teams) + 1 })));
+  if (teams) {
+    const team = player % teams; // partners sit apart: seat s plays for team s mod teams
+    out.push(h("span", { class: `badge team team-${team}` }, t("team_n", { n: team + 1 })));
+  }
   if ((state.standings?.eliminated ?? []).includes(player))
     return [...out, h("span", { class: "badge out-badge" }, t("eliminated"))];
   if (seat < 0) return out;
