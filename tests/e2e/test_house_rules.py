@@ -86,6 +86,8 @@ def test_seed_000_preset_plays_a_stack_a_group_a_jump_in_and_eliminations(table:
     # a jump-in from another tablet: Di cuts in with the identical Blue 7, Bob and Cy lose
     # their turn
     di = table.tablet(PORTRAIT, unlocked=True)
+    expect(di.locator("#feed li").first).to_contain_text("Ann played Blue 7 with Green 7, Red 7")
+    expect(di.locator("#feed")).to_contain_text("Bob played Red Draw Two")  # from the history
     expect(di.locator('#jump-window button[data-seat="2"]')).to_be_visible()
     jump = di.locator('#jump-window button[data-seat="3"][data-card="B7"]')
     expect(jump).to_contain_text("Jump in!")
@@ -301,3 +303,22 @@ def test_elimination_tournament_marks_who_is_out(table: Table) -> None:
     expect(row(page, 1)).to_have_class("out")
     expect(page.locator("#standings li")).to_have_text(["Ann: 0", "Cy: 10", "Bob: 60"])
     assert table.state()["standings"] == {"eliminated": [1]}
+
+
+def test_eight_player_rotation_keeps_one_tables_score(table: Table) -> None:
+    players = ["Ann", "Bob", "Cy", "Di", "Ed", "Flo", "Gus", "Hal"]
+    setup = {"players": players, "mode": "score_only", "options": {"format": "rotation_8p"}}
+    table.submit({"type": "setup", "setup": setup})
+    page = table.tablet(unlocked=True)
+    expect(page.locator("#rotation .schedule li")).to_have_count(14)
+    expect(page.locator("#next-pairing .label")).to_have_text("Next: round 1, table 1")
+    expect(page.locator("#next-pairing .pairing")).to_have_text("Hal & Ann vs Bob & Gus")
+    form = page.locator("#round-form")
+    expect(form.locator(".tab")).to_have_text(["Hal", "Bob", "Ann", "Gus"])  # seats of the deal
+    form.locator('.tab[data-seat="1"]').click()  # Bob went out
+    form.locator('input[data-seat="0"]').fill("20")
+    page.click("#save-round")
+    expect(row(page, 1).locator(".total")).to_have_text("20")  # Bob and his partner Gus
+    expect(row(page, 6).locator(".total")).to_have_text("20")
+    expect(page.locator("#history tbody tr td").nth(5)).to_have_text("—")  # Di sat elsewhere
+    assert table.state()["totals"] == [0, 20, 0, 0, 0, 0, 20, 0]
