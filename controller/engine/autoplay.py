@@ -11,6 +11,7 @@ from .actions import Catch, Draw, Play, Press
 from .bots import Bot
 from .events import Event, Pressed
 from .game import Game
+from .legal import jump_ins
 from .notation import event_text
 
 PressOutcome = Callable[[Game], int]
@@ -68,6 +69,8 @@ def play_out(
         stats.count(game.push(action))
         if game.exposed:
             _offer_catch(game, bots, stats)
+        while game.jump is not None and _offer_jump_in(game, bots, stats):
+            pass
     raise RunawayGame(f"deal not finished after {max_steps} actions")
 
 
@@ -81,6 +84,18 @@ def _offer_catch(game: Game, bots: Sequence[Bot], stats: DealStats) -> None:
             catch = Catch(seat, exposed)
             stats.count(game.push(catch))
             return
+
+
+def _offer_jump_in(game: Game, bots: Sequence[Bot], stats: DealStats) -> bool:
+    """§10.2: the other players may jump in, in play order; the first who does wins."""
+    offered = jump_ins(game)
+    for seat in dict.fromkeys(action.seat for action in offered):
+        mine = [action for action in offered if action.seat == seat]
+        chosen = bots[seat].jumps_in(game, mine)
+        if chosen is not None:
+            stats.count(game.push(chosen))
+            return not game.over
+    return False
 
 
 def remaining_for_press(game: Game) -> int:

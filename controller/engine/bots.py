@@ -23,6 +23,8 @@ class Bot(Protocol):
 
     def catches(self, game: Game, target: int) -> bool: ...
 
+    def jumps_in(self, game: Game, plays: list[Play]) -> Play | None: ...
+
 
 class RandomBot:
     """Picks uniformly among its legal plays, and draws (or presses, or keeps a drawn card) only
@@ -49,6 +51,10 @@ class RandomBot:
     def catches(self, game: Game, target: int) -> bool:
         return True
 
+    def jumps_in(self, game: Game, plays: list[Play]) -> Play | None:
+        """Half the time it can, a random bot jumps in (§10.2)."""
+        return self.rng.choice(plays) if plays and self.rng.random() < 0.5 else None
+
 
 _FALLBACKS = (Draw, Press, Pass)
 
@@ -73,6 +79,10 @@ class HeuristicBot:
 
     def catches(self, game: Game, target: int) -> bool:
         return True
+
+    def jumps_in(self, game: Game, plays: list[Play]) -> Play | None:
+        """Always jump in: shedding a card out of turn is free."""
+        return max(plays, key=lambda play: self._score(game, play)) if plays else None
 
     def _pick(self, game: Game, actions: Sequence[Action]) -> Action:
         colours = [a for a in actions if isinstance(a, ChooseColour)]

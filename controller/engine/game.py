@@ -37,6 +37,7 @@ from .decks import DeckSpec
 from .effects import EFFECTS, Effect, effects_for
 from .errors import IllegalAction, NotYourTurn, WrongPhase
 from .events import Drew, Event, Owes, Pressed, Reshuffled, Why
+from .legality import uno_state
 from .options import Rules
 from .state import Duty, DutyKind, Knowledge, Phase
 
@@ -70,6 +71,7 @@ class Game:
     finished: list[int]  # §9.3: the order players went out (within-deal elimination)
     effects: Mapping[Face, Effect]  # the effects table under this deal's rules
     jumpin: str | None  # the rules' derived settings, read on every play
+    multi: str | None
     uno_rule: str
     elimination: bool
     attack: bool
@@ -119,6 +121,7 @@ class Game:
         self.finished = []
         self.effects = effects_for(rules)
         self.jumpin = rules.jumpin
+        self.multi = rules.multi
         self.uno_rule = rules.uno_rule
         self.elimination = rules.format == "elim_within_deal"
         self.attack = rules.attack
@@ -256,18 +259,11 @@ class Game:
         return len(self.hands[seat])
 
     def in_uno_state(self, seat: int) -> bool:
-        """§5: one card left, or (under the multi-card rules) a hand that could all go down
-        together: identical cards, or cards of one face."""
+        """§5: one card left, or a hand that could all go down together (multi-card rules)."""
         hand = self.hands[seat]
-        if len(hand) == 1:
-            return True
-        rule = self.uno_rule
-        if rule == "one_card" or len(hand) < 2 or UNKNOWN in hand:
-            return False
-        first = hand[0]
-        if rule == "one_card_or_identical":
-            return all(c is first for c in hand)
-        return all(c.face is first.face for c in hand) and self.effects[first.face].may_be_last
+        return len(hand) == 1 or (
+            self.uno_rule != "one_card" and uno_state(hand, self.uno_rule, self.effects)
+        )
 
     def cards_in_play(self) -> list[Card]:
         """Every card the game holds: for conservation checks."""

@@ -23,7 +23,7 @@ from .actions import (
 )
 from .cards import COLOURS, UNKNOWN, Card, Colour
 from .effects import EFFECTS
-from .legality import jumps_in, playable, stacks
+from .legality import jumps_in, matches, playable, stacks, uno_state
 from .state import DutyKind, Phase
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ def actions(game: Game) -> list[Action]:
         for exposed in game.exposed:
             found.extend(_catches(game, exposed))
         if game.jump is not None:
-            found.extend(_jump_ins(game))
+            found.extend(jump_ins(game))
         return found
     if phase is Phase.TURN_UP:
         return [TurnUp(c) for c, _ in game.deck.counts]
@@ -107,8 +107,11 @@ def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
     groups) is kept quick: this is the simulator's innermost loop."""
     found: list[Action] = []
     if UNKNOWN in cards or game.free_lead or not game.plain:
+        grouped = _grouped_faces(game, seat, cards)
         for c in _candidates(game, cards):
-            found.extend(plays(game, seat, c, groups=len(cards) > 1))
+            in_group = _group_key(game, c) in grouped
+            if in_group or matches(game, c):  # a card on its own must fit the top card
+                found.extend(plays(game, seat, c, groups=in_group))
         return found
     colour, top_face = game.colour, game.discard[-1].face
     singles = _SINGLES[len(game.hands[seat]) == 2]
@@ -122,6 +125,20 @@ def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
             elif playable(game, seat, c):
                 found.extend(plays(game, seat, c))
     return found
+
+
+def _grouped_faces(game: Game, seat: int, cards: list[Card]) -> set[object]:
+    """The cards (by face, or by identity under multi_identical) held more than once: only
+    those can start a group (§10.3)."""
+    if game.multi is None or len(cards) < 2 or UNKNOWN in cards:
+        return set()
+    hand = game.hands[seat]
+    counts = Counter(hand if game.multi == "identical" else [c.face for c in hand])
+    return {key for key, count in counts.items() if count > 1}
+
+
+def _group_key(game: Game, c: Card) -> object:
+    return c if game.multi == "identical" else c.face
 
 
 def _candidates(game: Game, cards: list[Card]) -> list[Card]:
@@ -158,15 +175,15 @@ def plays(game: Game, seat: int, c: Card, groups: bool = False) -> list[Action]:
 def _groups(game: Game, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
     """`()` and every group of other cards that may go down with `c` (§10.3)."""
     yield ()
-    if game.rules.multi is None or UNKNOWN in game.hands[seat]:
+    if game.multi is None or UNKNOWN in game.hands[seat]:
         return
-    held = Counter(game.hands[seat])
-    held[c] -= 1
-    same = "identical" if game.rules.multi == "identical" else "face"
-    mates = sorted(
-        (x for x in held.elements() if (x is c if same == "identical" else x.face is c.face)),
-        key=lambda x: x.text,
-    )
+    others = game.hands[seat][:]
+    others.remove(c)
+    if game.multi == "identical":
+        mates = [x for x in others if x is c]
+    else:
+        face = c.face
+        mates = sorted((x for x in others if x.face is face), key=_text)
     seen: set[tuple[Card, ...]] = set()
     for size in range(1, len(mates) + 1):
         for group in itertools.combinations(mates, size):
@@ -175,39 +192,39 @@ def _groups(game: Game, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
                 yield group
 
 
+def _text(c: Card) -> str:
+    return c.text
+
+
 def _calls_uno(game: Game, seat: int, cards: tuple[Card, ...], target: int | None) -> bool:
     """Whether the play leaves `seat` in the UNO state, judged on what the hand would be."""
     if target is not None:
         return len(game.hands[target]) == 1
-    rest = game.hands[seat][:]
+    hand = game.hands[seat]
+    if game.uno_rule == "one_card" and not EFFECTS[cards[0].face].discard_colour:
+        return len(hand) - len(cards) == 1
+    rest = hand[:]
     for c in cards:
         rest.remove(c if c in rest else UNKNOWN)
     if EFFECTS[cards[0].face].discard_colour:
         colours = {c.colour for c in cards}
         rest = [x for x in rest if x.colour not in colours]
-    if len(rest) < 2 or game.rules.uno_rule == "one_card":
-        return len(rest) == 1
-    probe = game.hands[seat]
-    game.hands[seat] = rest
-    try:
-        return game.in_uno_state(seat)
-    finally:
-        game.hands[seat] = probe
+    return uno_state(rest, game.uno_rule, game.effects)
 
 
-def _jump_ins(game: Game) -> list[Action]:
+def jump_ins(game: Game) -> list[Play]:
     """§10.2: plays of the identical card by anyone but its player, in play order from the
     player after them (the first claim wins). The victim's own are among its duty actions."""
-    window_seat, card = game.jump  # type: ignore[misc]
-    if game.rules.jumpin is None or not jumps_in(game, card):
+    if game.jump is None or game.jumpin is None or not jumps_in(game, game.jump[1]):
         return []
+    window_seat, card = game.jump
     mover = game.to_move()
-    found: list[Action] = []
+    found: list[Play] = []
     for seat in game.seats_after(window_seat):
         hand = game.hands[seat]
         if seat == mover or not hand or (card not in hand and UNKNOWN not in hand):
             continue
-        found += [p for p in plays(game, seat, card, groups=True) if _identical(p)]
+        found += [p for p in plays(game, seat, card, groups=True) if _identical(p)]  # type: ignore[misc]
     return found
 
 

@@ -3,10 +3,11 @@ groups of cards (§10.3), stacking (§10.1), jump-ins (§10.2) and the other hou
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from .cards import UNKNOWN, Card, Face
+from .effects import Effect
 from .state import Duty, DutyKind
 
 if TYPE_CHECKING:
@@ -161,3 +162,16 @@ def why_not(game: Game, seat: int, c: Card, group: Sequence[Card]) -> str:
 
 def _name(c: Card) -> str:
     return c.face.name.replace("_", " ").title()
+
+
+def uno_state(hand: Sequence[Card], rule: str, effects: Mapping[Face, Effect]) -> bool:
+    """§5: one card left, or (under the multi-card rules) a hand that could all go down
+    together: identical cards, or cards of one face."""
+    if len(hand) == 1:
+        return True
+    if rule == "one_card" or len(hand) < 2 or UNKNOWN in hand:
+        return False
+    first = hand[0]
+    if rule == "one_card_or_identical":
+        return all(c is first for c in hand)
+    return all(c.face is first.face for c in hand) and effects[first.face].may_be_last

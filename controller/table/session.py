@@ -26,11 +26,11 @@ from controller.engine import (
     IllegalAction,
     Knowledge,
     Phase,
-    Play,
     Press,
     Rules,
     duty_text,
 )
+from controller.engine.legal import jump_ins
 from controller.engine.match import DealRecord, Match
 from controller.engine.option_table import OptionValue
 from controller.launcher.policy import PROFILES
@@ -258,16 +258,10 @@ def deal_view(game: Game) -> dict[str, Any]:
             for d in game.duties
         ],
         "moves": [action_to_dict(a) for a in moves],
-        "jump_ins": [action_to_dict(a) for a in _jump_ins(game, moves)],
+        "jump_ins": [action_to_dict(a) for a in jump_ins(game)],
         "active": list(game.active),
         "shown": {str(seat): points for seat, (points, _) in game.shown.items()},
     }
-
-
-def _jump_ins(game: Game, moves: list[Action]) -> list[Action]:
-    """Plays by players other than the one to move: jump-ins (§10.2)."""
-    mover = game.to_move()
-    return [a for a in game.legal_actions() if isinstance(a, Play) and a.seat != mover]
 
 
 def _plain(value: object) -> Any:

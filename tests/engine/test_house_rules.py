@@ -426,3 +426,28 @@ def test_wild_after_draw_victim_only_keeps_a_wild_from_answering_a_draw() -> Non
         game.push(Play(1, c("W"), colour=B))
     game.push(Accept(1))
     assert game.to_move() == 2
+
+
+def test_bots_jump_in_when_the_rule_allows() -> None:
+    import random
+
+    from controller.engine import Rules, deal
+    from controller.engine.autoplay import play_out
+    from controller.engine.bots import HeuristicBot
+
+    jumped: list[Play] = []
+
+    class Watching(HeuristicBot):
+        def jumps_in(self, game: Game, plays: list[Play]) -> Play | None:
+            chosen = super().jumps_in(game, plays)
+            if chosen is not None:
+                jumped.append(chosen)
+            return chosen
+
+    rules = Rules.create("classic", jumpin_identical=True)
+    rng = random.Random(5)
+    for _ in range(20):
+        game, _ = deal(rules, 4, 0, rng)
+        play_out(game, [Watching(random.Random(s)) for s in range(4)], lambda g: 0)
+        assert game.over
+    assert jumped

@@ -140,13 +140,13 @@ class SerialLauncher(Launcher):
         status = self._link.request("STATUS")
         self.board_info = info
         self._apply_levels(status)
+        with self._state_lock:
+            self._link_fault = None
+        self._incompatible = None
         with self._changed:
             if self._job is not None:
                 self._job.recheck = True
             self._changed.notify_all()
-        with self._state_lock:
-            self._link_fault = None
-        self._incompatible = None
         self._connected.set()
         self._publish()
 
