@@ -260,6 +260,7 @@ def deal_view(game: Game) -> dict[str, Any]:
         "moves": [action_to_dict(a) for a in moves],
         "jump_ins": [action_to_dict(a) for a in jump_ins(game)],
         "active": list(game.active),
+        "finished": list(game.finished),
         "shown": {str(seat): points for seat, (points, _) in game.shown.items()},
     }
 

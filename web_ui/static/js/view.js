@@ -177,8 +177,8 @@ function badges(state, player, seat) {
     return [...out, h("span", { class: "badge out-badge" }, t("eliminated"))];
   if (seat < 0) return out;
   if (!deal.active[seat]) {
-    const first = deal.winner === seat;
-    out.push(h("span", { class: "badge out-badge" }, first ? t("out_place", { n: 1 }) : t("out")));
+    const place = (deal.finished ?? []).indexOf(seat) + 1;
+    out.push(h("span", { class: "badge out-badge" }, place ? t("out_place", { n: place }) : t("out")));
   } else if (exposedSeats(deal).includes(seat)) out.push(h("span", { class: "badge alert" }, `${t("uno")}?`));
   else if (deal.uno.includes(seat)) out.push(h("span", { class: "badge uno" }, t("uno")));
   if (deal.dealer === seat) out.push(h("span", { class: "badge dealer", title: t("dealer") }, "D"));
