@@ -216,7 +216,7 @@ class Board:
         ej = self.ejector
         recalled = self._recalled is not None and self._recalled[0] == job
         if recalled or (job == ej.job and (ej.busy or ej.last is not None)):
-            return "ACK", ["job=%d" % job, "dup=1", *self._job_fields()]
+            return "ACK", ["job=%d" % job, "dup=1"] + self._job_fields()
         if ej.busy:
             return "NAK", ["busy", "job=%d" % ej.job]
         if not self.session:

@@ -8,8 +8,10 @@ the next pulse begins, `poll()` from the main loop when time passes. Same rules 
 ``controller/launcher/pulses.py``; the tests feed both the same edges.
 
 The interrupt handler touches only preallocated integer arrays and small ints (tick counts),
-as MicroPython's hard IRQs require. The main loop reads them between ``irq_off()`` and
-``irq_on(state)`` (``machine.disable_irq`` / ``enable_irq`` on the Pico).
+as MicroPython's hard IRQs require. When the run's last card is confirmed inside the interrupt
+(the next card's edge arrived first) it calls `on_limit` (the motor's ``off``) at once, so a
+stalled main loop can never let one more card through. The main loop reads the arrays between
+``irq_off()`` and ``irq_on(state)`` (``machine.disable_irq`` / ``enable_irq`` on the Pico).
 """
 
 try:
@@ -36,7 +38,8 @@ _LAST = 12  # when the last card cleared the beam
 _MIN = 13  # the window, us
 _MAX = 14
 _GAP = 15
-_SLOTS = 16
+_LIMIT = 16  # stop the motor from the interrupt when this many cards are counted (0: never)
+_SLOTS = 17
 
 RING = 32  # widths and times of the last RING cards, for CARD events
 
@@ -54,6 +57,7 @@ class Beam:
         self._irq_on = irq_on
         self._blocked_level = blocked_level
         self._s = array("i", [0] * _SLOTS)
+        self.on_limit = None  # called from the interrupt when the limit is reached
         self.widths = array("i", [0] * RING)
         self.times = array("i", [0] * RING)
         self._s[_LEVEL] = 1 if pin.value() == blocked_level else 0
@@ -119,15 +123,19 @@ class Beam:
             s[_COUNT] += 1
             s[_LAST] = s[_END]
             s[_ACTIVITY] = 0
+            if s[_LIMIT] and s[_COUNT] >= s[_LIMIT] and self.on_limit is not None:
+                self.on_limit()
         s[_IN] = 0
         s[_ENDED] = 0
 
     # --- the main loop's side ---
 
-    def arm(self, now: int) -> None:
-        """Start counting from zero at `now`; a card already in the throat starts a pulse."""
+    def arm(self, now: int, limit: int = 0) -> None:
+        """Start counting from zero at `now`; a card already in the throat starts a pulse.
+        At `limit` cards (0: none) `on_limit` is called from the interrupt."""
         state = self._irq_off()
         s = self._s
+        s[_LIMIT] = limit
         for slot in (_IN, _ENDED, _BLOCKED, _COUNT, _NOISE, _OVERLONG, _ACTIVITY):
             s[slot] = 0
         s[_LAST] = now
@@ -174,6 +182,13 @@ class Beam:
         if overlong:
             return True
         return since is not None and self._diff(now, since) > self._s[_MAX]
+
+    def hold(self) -> int:
+        """Interrupts off (pair with `release`): for a check-then-act the IRQ must not split."""
+        return int(self._irq_off())
+
+    def release(self, state: int) -> None:
+        self._irq_on(state)
 
     @property
     def blocked(self) -> bool:

@@ -110,7 +110,8 @@ class Ejector:
         limit = min(deadline_ms, self.tuning.max_run_ms)
         self._deadline_us = max(1, limit) * 1000
         self._record(0, "running")
-        self.beam.arm(now)
+        self.beam.on_limit = self.motor.off
+        self.beam.arm(now, max(cards, 0))
         if cards <= 0:
             return self._finish(now, "count", "")
         self.phase = RUNNING
@@ -198,7 +199,12 @@ class Ejector:
                 self.tuning.soft_start_ms * 1000 * (self._ramp_step + 1) // STEPS
             ):
                 self._ramp_step += 1
-            self.motor.forward(self._ramp_speed())
+            state = self.beam.hold()
+            try:  # the interrupt may have stopped the motor at the last card: leave it stopped
+                if self.beam.count < self.requested:
+                    self.motor.forward(self._ramp_speed())
+            finally:
+                self.beam.release(state)
 
     def _finish(self, now: int, reason: str, detail: str, retract: bool = True) -> list[Event]:
         self.motor.off()

@@ -1,6 +1,8 @@
-"""The hardware-in-the-loop suite: one set of tests, two backends.
+"""The hardware-in-the-loop suite: one set of tests, three backends.
 
-``mock``: always; the jig's wires are MockConnectedPins. ``real``: only with ``UNO_HIL=1`` on a
+``mock``: always; the jig's wires are MockConnectedPins. ``fake-serial``: always; the same mock
+wires end on a fake launcher board (the real firmware behind a pty), and the launcher under test
+is the serial backend talking to it. ``real``: only with ``UNO_HIL=1`` on a
 Raspberry Pi wired as hardware/JIG.md says (marked ``hil_real``); skipped elsewhere with the
 reason. The pin factory is always set explicitly, never left to gpiozero's fallback.
 """
@@ -43,7 +45,7 @@ class Rig:
 
 
 def _factory(backend: str, wiring: JigWiring) -> Any:
-    if backend == "mock":
+    if backend in ("mock", "fake-serial"):
         return mock_jig_factory(wiring)
     available, reason = real_jig_available()
     if not available:
@@ -61,14 +63,15 @@ def _settle(launcher: Launcher, timeout: float = 10.0) -> None:
     assert launcher.fault is None, f"the launcher did not settle: {launcher.fault}"
 
 
-@pytest.fixture(params=["mock", pytest.param("real", marks=pytest.mark.hil_real)])
+@pytest.fixture(params=["mock", "fake-serial", pytest.param("real", marks=pytest.mark.hil_real)])
 def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
     wiring = load_jig()
     factory = _factory(request.param, wiring)
     Device.pin_factory = factory
     profile = wiring.profile.with_ejector(first_card_timeout_ms=600.0, card_gap_timeout_ms=600.0)
     profile = profile.with_press(long_press_ms=200.0, stuck_ms=500.0)
-    launcher = open_launcher(profile, backend="gpio", pin_factory=factory)
+    backend = "fake-serial" if request.param == "fake-serial" else "gpio"
+    launcher = open_launcher(profile, backend=backend, pin_factory=factory)
     jig = Jig(wiring, pin_factory=factory)
     try:
         _settle(launcher)
@@ -76,7 +79,7 @@ def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
     finally:
         launcher.close()
         jig.close()
-        if request.param == "mock":
+        if request.param != "real":
             factory.reset()
         else:
             factory.close()
