@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import http.client
 import json
-import threading
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
-from waitress.server import create_server
 
 from controller.table.service import TableService
+from tests.serving import serve
 
 from .conftest import SETUP
 
@@ -21,11 +20,9 @@ from .conftest import SETUP
 @pytest.fixture
 def server(app: Flask) -> Iterator[int]:
     app.config["SSE_HEARTBEAT"] = 0.2
-    wsgi = create_server(app, host="127.0.0.1", port=0, threads=16, channel_request_lookahead=1)
-    thread = threading.Thread(target=wsgi.run, daemon=True)
-    thread.start()
-    yield int(wsgi.effective_port)  # type: ignore[union-attr]
-    wsgi.close()
+    url, stop = serve(app)
+    yield int(url.rsplit(":", 1)[1])
+    stop()
 
 
 class Stream:

@@ -8,9 +8,7 @@ Chromium when it runs as root.
 
 from __future__ import annotations
 
-import logging
 import random
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -25,6 +23,7 @@ from controller.launcher.sim import SimOptions
 from controller.store import Store
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
+from tests.serving import serve
 from web_ui.app import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -138,27 +137,6 @@ class Table:
 
 def csrf(page: Any) -> str:
     return str(page.locator('meta[name="csrf-token"]').get_attribute("content"))
-
-
-def serve(app: Any, port: int = 0) -> tuple[str, Callable[[], None]]:
-    """Serve `app` with waitress in a thread (on a free port unless given); return its URL and
-    a stopper."""
-    from waitress import wasyncore
-    from waitress.server import create_server
-
-    server = create_server(
-        app, host="127.0.0.1", port=port, threads=16, channel_request_lookahead=1
-    )
-    threading.Thread(target=server.run, name="waitress", daemon=True).start()
-    port = int(server.effective_port)  # type: ignore[union-attr]
-
-    def stop() -> None:
-        """Close the listening socket and every connection (the tablets' streams too)."""
-        logging.getLogger("waitress").setLevel(logging.CRITICAL)  # open streams are cut
-        server.close()
-        wasyncore.close_all(server._map)  # type: ignore[union-attr]
-
-    return f"http://127.0.0.1:{port}", stop
 
 
 def _table(

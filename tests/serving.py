@@ -1,0 +1,39 @@
+"""A real waitress server in a background thread, for tests that talk HTTP to the app."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+
+def serve(app: Any, port: int = 0, threads: int = 16) -> tuple[str, Callable[[], None]]:
+    """Serve `app` with waitress in a thread (on a free port unless given); return its URL and
+    a stopper."""
+    from waitress import wasyncore
+    from waitress.server import create_server
+
+    server = create_server(
+        app, host="127.0.0.1", port=port, threads=threads, channel_request_lookahead=1
+    )
+    stopping = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except OSError:  # the loop was polling sockets that stop() just closed
+            if not stopping.is_set():
+                raise
+
+    threading.Thread(target=run, name="waitress", daemon=True).start()
+    port = int(server.effective_port)  # type: ignore[union-attr]
+
+    def stop() -> None:
+        """Close the listening socket and every connection (the tablets' streams too)."""
+        stopping.set()
+        logging.getLogger("waitress").setLevel(logging.CRITICAL)  # open streams are cut
+        server.close()
+        wasyncore.close_all(server._map)  # type: ignore[union-attr]
+
+    return f"http://127.0.0.1:{port}", stop
