@@ -14,7 +14,7 @@ from .errors import BadChoice, CardNotHeld, CardNotPlayable, WrongPhase
 from .events import Event, Played, WentOut, Why
 from .legality import jumps_in, playable, shed_with, stacks, wd4_legal, why_not
 from .resolve import after_play, resolve
-from .state import DutyKind, Knowledge, Phase
+from .state import Duty, DutyKind, Knowledge, Phase
 
 if TYPE_CHECKING:
     from .game import Game
@@ -93,13 +93,12 @@ def play_mode(game: Game, seat: int) -> Mode:
     return Mode.TURN
 
 
-def _passable(game: Game, duty: object) -> bool:
+def _passable(game: Game, duty: Duty) -> bool:
     """The duty may be answered with a card (stacking, or a jump-in by its victim)."""
-    kind = getattr(duty, "kind", None)
-    if kind is DutyKind.PRESS:
-        return bool(getattr(duty, "stackable", False))
-    return kind is DutyKind.PENALTY and (
-        game.rules.stacking is not None or game.rules.jumpin is not None
+    if duty.kind is DutyKind.PRESS:
+        return duty.stackable
+    return duty.kind is DutyKind.PENALTY and (
+        game.rules.stacking is not None or game.jumpin is not None
     )
 
 
