@@ -87,7 +87,9 @@ class FakeBoard:
         self._slave: int | None = None
         self._scratch: tuple[int, int, int, str] | None = None  # survives a watchdog reset
         self.boots = 0
-        self.received: list[bytes] = []  # every frame the firmware was given (for tests)
+        self.received: list[bytes] = []  # every chunk the firmware was given (for tests)
+        # tap(frame, monotonic time): every frame the board sends, as it leaves (benchmarks)
+        self.tap: Callable[[bytes, float], None] | None = None
         self.app: Any = None
         self.wdt: FakeWDT | None = None
         self._closed = False
@@ -259,6 +261,9 @@ class FakeBoard:
             due = time.monotonic() + self._delay
         self._outbox.append((due, frame))
         self._flush()
+        tap = self.tap
+        if tap is not None:
+            tap(frame, time.monotonic())
 
     def _flush(self) -> None:
         now = time.monotonic()

@@ -130,6 +130,11 @@ class SerialLauncher(Launcher):
             self.close()
             raise IncompatibleBoard(self._incompatible)
 
+    @property
+    def link(self) -> BoardLink:
+        """The connection to the board (``link.request("PING")`` for diagnostics)."""
+        return self._link
+
     # --- the link's callbacks ---
 
     def _on_up(self, info: BoardInfo) -> None:
@@ -163,11 +168,12 @@ class SerialLauncher(Launcher):
         self._publish()
 
     def _on_event(self, event: BoardEvent) -> None:
+        """The link's reader thread: quick hand-offs only (no requests here)."""
         handler = self._EVENTS.get(event.word)
         if handler is not None:
             handler(self, event)
         if event.gap and self._link.up:
-            self._resync()
+            threading.Thread(target=self._resync, name="board-resync", daemon=True).start()
 
     def _button(self, event: BoardEvent) -> None:
         down = event.fields.get("down") == "1"

@@ -8,8 +8,10 @@
   whenever nothing else was said for `LinkTiming.heartbeat` seconds. The board stops its motor
   after ~3 s of silence, so a dead Pi cannot leave it running. When the connection fails it
   closes it, reports why through `on_down`, and tries again with a growing delay;
-* a reader thread per connection splits lines, hands replies to the waiting request and events
-  to a dispatcher thread, which calls `on_event` (so a slow consumer never stalls reading);
+* a reader thread per connection splits lines, hands replies to the waiting request and calls
+  `on_event` for events, in order, at once (a press is a few microseconds from the wire to the
+  launcher's queue). `on_event` must be quick and must not call `request()`: the reader it runs
+  on is the thread that would read the answer;
 * `request()` sends one command and waits for its ACK, retransmitting the *same* frame (same
   sequence number) with a growing wait: the board answers a retransmission from its saved reply
   and never executes it twice. One command is outstanding at a time.
@@ -19,7 +21,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import queue
 import random
 import threading
 import time
@@ -151,15 +152,11 @@ class BoardLink:
         self._reply = threading.Condition()
         self._pending: _Pending | None = None
         self._conn: _Connection | None = None
-        self._events: queue.SimpleQueue[BoardEvent | None] = queue.SimpleQueue()
         self._closing = threading.Event()
         self._said_at = 0.0
         self.info: BoardInfo | None = None
         self.up = False
-        self._threads = [
-            threading.Thread(target=self._supervise, name="board-link", daemon=True),
-            threading.Thread(target=self._dispatch, name="board-events", daemon=True),
-        ]
+        self._threads = [threading.Thread(target=self._supervise, name="board-link", daemon=True)]
 
     def start(self) -> None:
         for thread in self._threads:
@@ -397,20 +394,19 @@ class BoardLink:
                 with self._reply:
                     self._reply.notify_all()
             conn.last_event = num
-            self._events.put(BoardEvent(num, word, given, self._clock()))
+            self._deliver(BoardEvent(num, word, given, self._clock()))
             return
         if num <= conn.last_event:
             return  # stale: from before our HELLO, or a duplicate
         gap = num != conn.last_event + 1
         conn.last_event = num
-        self._events.put(BoardEvent(num, word, given, self._clock(), gap))
+        self._deliver(BoardEvent(num, word, given, self._clock(), gap))
 
-    def _dispatch(self) -> None:
-        while (event := self._events.get()) is not None:
-            try:
-                self._on_event(event)
-            except Exception:  # one bad event must not stop the others
-                log.exception("handling board event %s failed", event)
+    def _deliver(self, event: BoardEvent) -> None:
+        try:
+            self._on_event(event)
+        except Exception:  # one bad event must not stop the others
+            log.exception("handling board event %s failed", event)
 
     # --- shutdown ---
 
@@ -420,7 +416,6 @@ class BoardLink:
         conn = self._conn
         if conn is not None:
             self._kill(conn, "closed")
-        self._events.put(None)
         for thread in self._threads:
             if thread.is_alive() and thread is not threading.current_thread():
                 thread.join(timeout=5.0)

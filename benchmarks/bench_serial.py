@@ -1,0 +1,123 @@
+"""Launcher board benchmarks: the production serial code against the fake board over a pty.
+
+- serial.roundtrip_p99: ``PING`` → ACK through pyserial, the pty and the board's main loop
+  (the firmware itself, under CPython), 2,000 times; p50 reported too.
+- serial.press_to_motor_p99: the board sends ``BUTTON down`` → the host's press detector, press
+  runner and policy decide → ``EJECT`` reaches the board, which starts the motor and sends its
+  ACK; timed on the board's side from the BUTTON frame leaving to the ACK leaving (the motor
+  is already running then), 300 presses, suspense 0. Target: < 10 ms.
+"""
+
+from __future__ import annotations
+
+import statistics
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from controller.launcher import PressRunner, ScriptedPolicy, SimOptions, load_pin_profile
+from controller.launcher.board import FakeBoard, open_serial_launcher
+
+PINGS = 2000
+PRESSES = 300
+TIME_SCALE = 0.05  # cards twenty times faster than real ones: many presses in little time
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def roundtrip(pings: int = PINGS) -> dict[str, Any]:
+    profile = load_pin_profile("hbridge")
+    launcher = open_serial_launcher(profile, "fake-serial")
+    try:
+        link = launcher.link
+        for _ in range(50):  # warm up
+            link.request("PING")
+        times = []
+        for _ in range(pings):
+            start = time.perf_counter()
+            link.request("PING")
+            times.append((time.perf_counter() - start) * 1e3)
+    finally:
+        launcher.close()
+    return {
+        "name": "serial.roundtrip_p99",
+        "value": round(percentile(times, 0.99), 3),
+        "unit": "ms",
+        "p50": round(statistics.median(times), 3),
+        "max": round(max(times), 3),
+        "pings": pings,
+    }
+
+
+class _Watch:
+    """Stamps the BUTTON frame and the EJECT's ACK as the fake board sends them."""
+
+    def __init__(self) -> None:
+        self.pressed_at: float | None = None
+        self.acked = threading.Event()
+        self.latency = 0.0
+        self._eject_seq: bytes | None = None
+
+    def on_frame(self, frame: bytes, at: float) -> None:
+        parts = frame.split(b" ")
+        if parts[1] == b"BUTTON" and b"down=1" in parts and self.pressed_at is None:
+            self.pressed_at = at
+        elif parts[1] == b"ACK" and parts[0] == self._eject_seq and self.pressed_at is not None:
+            self.latency = (at - self.pressed_at) * 1e3
+            self.acked.set()
+
+    def on_command(self, data: bytes) -> None:
+        for line in data.splitlines():
+            parts = line.split(b" ")
+            if len(parts) > 1 and parts[1] == b"EJECT":
+                self._eject_seq = parts[0]
+
+    def reset(self) -> None:
+        self.pressed_at, self._eject_seq = None, None
+        self.acked.clear()
+
+
+def press_to_motor(presses: int = PRESSES) -> dict[str, Any]:
+    profile = load_pin_profile("hbridge")
+    profile = profile.with_ejector(**profile.ejector.scaled(TIME_SCALE).__dict__)
+    profile = profile.with_press(debounce_ms=5.0)
+    sim = SimOptions(cards=10**7, time_scale=TIME_SCALE)
+    launcher = open_serial_launcher(profile, "fake-serial", sim=sim)
+    board, machine = launcher.board, launcher.simulator
+    assert isinstance(board, FakeBoard) and machine is not None
+    watch = _Watch()
+    board.tap = watch.on_frame
+    original = board.app.receive
+    board.app.receive = lambda data: (watch.on_command(data), original(data))
+    latencies = []
+    try:
+        with PressRunner(launcher, ScriptedPolicy([1] * presses)) as runner:
+            for _ in range(presses):
+                watch.reset()
+                machine.hold_button()
+                if not watch.acked.wait(5.0):
+                    raise RuntimeError("no EJECT acknowledged after a press")
+                latencies.append(watch.latency)
+                runner.outcomes.get(timeout=10)
+                machine.release_button()
+                time.sleep(0.03)  # the release reaches the host, past the debounce lock-out
+    finally:
+        launcher.close()
+    return {
+        "name": "serial.press_to_motor_p99",
+        "value": round(percentile(latencies, 0.99), 3),
+        "unit": "ms",
+        "p50": round(statistics.median(latencies), 3),
+        "max": round(max(latencies), 3),
+        "presses": presses,
+        "target": "< 10",
+    }
+
+
+def run() -> Iterator[dict[str, Any]]:
+    yield roundtrip()
+    yield press_to_motor()
