@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint typecheck pytest bench clean venv chromium install uninstall
+.PHONY: run test lint typecheck pytest bench clean venv chromium firmware-deploy install uninstall
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 CHROMIUM := /usr/bin/chromium
@@ -36,6 +36,12 @@ pytest: $(VENV)/.test
 bench: $(VENV)/.bench
 	$(PY) -m benchmarks
 
+# Copy firmware/ to the Pico launcher board (MicroPython already flashed; firmware/README.md).
+# PORT=/dev/ttyACM0 picks the port, PROFILE=pico writes board.json from a pin profile.
+# Refuses while the uno-attack service holds the board.
+firmware-deploy: $(VENV)/.firmware
+	$(PY) -m controller.launcher.board.deploy $(if $(PORT),--port $(PORT)) $(if $(PROFILE),--profile $(PROFILE))
+
 # On a Raspberry Pi, as root: install (or upgrade) the systemd service; DESTDIR=dir only writes
 # the files under dir. See the README, "Install on a Raspberry Pi".
 install:
@@ -51,6 +57,10 @@ $(VENV)/.run: pyproject.toml | $(PY)
 
 $(VENV)/.test: pyproject.toml | $(PY)
 	$(PIP) install -e '.[test]'
+	touch $@ $(VENV)/.run
+
+$(VENV)/.firmware: pyproject.toml | $(PY)
+	$(PIP) install -e '.[firmware]'
 	touch $@ $(VENV)/.run
 
 $(VENV)/.bench: pyproject.toml | $(PY)

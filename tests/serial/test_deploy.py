@@ -1,0 +1,56 @@
+"""``make firmware-deploy``: it refuses while the service holds the board, and otherwise asks the
+firmware for maintenance mode and copies every file (mpremote itself is not run here)."""
+
+from __future__ import annotations
+
+import pytest
+
+from controller.launcher.board import FakeBoard
+from controller.launcher.board import deploy as deploy_module
+from controller.launcher.board.deploy import DeployError, deploy, main
+from controller.launcher.board.launcher import SerialLauncher
+from tests.launcher.helpers import WAIT
+
+from .conftest import serial_profile
+
+
+@pytest.fixture(autouse=True)
+def no_service(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deploy_module, "service_active", lambda name="uno-attack": False)
+    monkeypatch.delenv("UNO_ATTACK_SERIAL_PORT", raising=False)
+
+
+def test_deploy_refuses_while_the_port_is_held() -> None:
+    profile = serial_profile()
+    with FakeBoard(profile) as board:
+        launcher = SerialLauncher(profile, lambda: board.port, connect_timeout=WAIT)
+        try:
+            with pytest.raises(DeployError, match=r"in use.*systemctl stop uno-attack"):
+                deploy(board.port, None, dry_run=True)
+        finally:
+            launcher.close()
+        assert not board.app.maintenance
+
+
+def test_deploy_refuses_while_the_service_runs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deploy_module, "service_active", lambda name="uno-attack": True)
+    with pytest.raises(DeployError, match="service is running"):
+        deploy("/dev/null", None, dry_run=True)
+
+
+def test_deploy_asks_for_maintenance_and_copies_every_file() -> None:
+    with FakeBoard(serial_profile()) as board:
+        command = deploy(board.port, "hbridge", dry_run=True)
+        assert board.app.maintenance and not board.app.session
+    assert command[:4] == ["mpremote", "connect", board.port, "cp"]
+    assert command[-3:] == [":", "+", "reset"]
+    names = {part.rsplit("/", 1)[-1] for part in command}
+    assert {"main.py", "uno_app.py", "uno_proto.py", "board.json"} <= names
+
+
+def test_deploy_without_a_board_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(deploy_module, "find_port", lambda port=None: None)
+    assert main(["--dry-run"]) == 1
+    assert "no launcher board found" in capsys.readouterr().err
