@@ -174,8 +174,13 @@ def _safe_off_parser(commands: Any) -> None:
 
 
 def cmd_safe_off(args: argparse.Namespace) -> int:
+    backend = args.backend
+    if args.config and backend == "auto":
+        backend = _configured_backend(args.config)
+    if backend == "serial" and not args.mock:
+        return _safe_off_board()
     profile = _load(_configured_profile(args.config) if args.config else args.profile)
-    mock = args.mock or resolve_backend(args.backend) == "sim"
+    mock = args.mock or resolve_backend(backend) in ("sim", "fake-serial")
     factory = sim_pin_factory() if mock else _gpio_factory()
     try:
         done, errors = safe_off(profile, factory)
@@ -187,6 +192,41 @@ def cmd_safe_off(args: argparse.Namespace) -> int:
     for line in errors:
         print(f"safe-off: error: {line}", file=sys.stderr)
     return 1 if errors else 0
+
+
+def _safe_off_board() -> int:
+    """A Pico launcher board: tell it SAFE (it also stops by itself when the Pi goes quiet)."""
+    from controller.launcher.board import find_port
+    from controller.launcher.board.oneshot import safe
+
+    try:
+        port = find_port()
+        done = port is not None and safe(port)
+    except (LookupError, OSError) as error:  # serial errors are OSErrors
+        print(f"safe-off: error: launcher board: {error}", file=sys.stderr)
+        return 1
+    if port is None:
+        print("safe-off (board): no launcher board found; nothing is driving a motor")
+        return 0
+    if not done:
+        print(
+            f"safe-off: error: the launcher board on {port} did not acknowledge SAFE; "
+            "it stops its motor by itself after 3 s without the Pi",
+            file=sys.stderr,
+        )
+        return 1
+    print(f"safe-off (board): the launcher board on {port} stopped its motor and driver")
+    return 0
+
+
+def _configured_backend(path: str) -> str:
+    from controller.config import load_config
+    from controller.sections import ConfigError
+
+    try:
+        return load_config(path).launcher.backend
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
 
 
 def _configured_profile(path: str) -> str:

@@ -1,10 +1,14 @@
-"""``make firmware-deploy``: it refuses while the service holds the board, and otherwise asks the
-firmware for maintenance mode and copies every file (mpremote itself is not run here)."""
+"""``make firmware-deploy`` and ``safe-off`` for the board. The deploy refuses while the service
+holds the board, and otherwise asks the firmware for maintenance mode and copies every file
+(mpremote itself is not run here)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from controller.cli import main as cli_main
 from controller.launcher.board import FakeBoard
 from controller.launcher.board import deploy as deploy_module
 from controller.launcher.board.deploy import DeployError, deploy, main
@@ -54,3 +58,21 @@ def test_deploy_without_a_board_says_so(
     monkeypatch.setattr(deploy_module, "find_port", lambda port=None: None)
     assert main(["--dry-run"]) == 1
     assert "no launcher board found" in capsys.readouterr().err
+
+
+def test_safe_off_tells_the_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    profile = serial_profile()
+    with FakeBoard(profile) as board:
+        launcher = SerialLauncher(profile, lambda: board.port, connect_timeout=WAIT)
+        launcher.link.request("EJECT", "job=5", "n=50", "deadline=9000")
+        launcher.link.close()  # the service died: nobody said SAFE
+        assert board.app.hw.motor.enabled
+        monkeypatch.setenv("UNO_ATTACK_SERIAL_PORT", board.port)
+        config = tmp_path / "config.toml"
+        config.write_text('[launcher]\nbackend = "serial"\n')
+        assert cli_main(["safe-off", "--config", str(config), "--backend", "auto"]) == 0
+        assert "stopped its motor" in capsys.readouterr().out
+        assert not board.app.hw.motor.enabled and not board.app.ejector.busy
+        launcher.close()

@@ -23,6 +23,7 @@ from pathlib import Path
 import serial
 
 from controller.launcher.board.firmware import firmware_dir, proto
+from controller.launcher.board.oneshot import exchange
 from controller.launcher.board.pinmap import board_pins
 from controller.launcher.board.ports import describe_search, find_port
 from controller.launcher.pins import load_pin_profile
@@ -62,30 +63,8 @@ def check_port_free(port: str) -> None:
 
 def request_maintenance(port: str, timeout: float = 1.0) -> bool:
     """If our firmware answers on `port`, send HELLO and MAINT; True if it agreed to reboot."""
-    with serial.Serial(port, timeout=0.05, exclusive=True) as handle:
-        handle.reset_input_buffer()
-        for seq, word, args in (
-            (1, "HELLO", [f"proto={proto.PROTOCOL}", "min=1"]),
-            (2, "MAINT", []),
-        ):
-            handle.write(proto.encode(seq, word, args))
-            if not _acked(handle, seq, timeout):
-                return False
-    return True
-
-
-def _acked(handle: serial.Serial, seq: int, timeout: float) -> bool:
-    reader = proto.LineReader()
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        for line in reader.feed(handle.read(max(1, handle.in_waiting))):
-            try:
-                num, word, _args = proto.decode(line)
-            except proto.FrameError:
-                continue
-            if num == seq and word in proto.REPLIES:
-                return word == "ACK"
-    return False
+    hello = [f"proto={proto.PROTOCOL}", f"min={proto.PROTOCOL_MIN}"]
+    return exchange(port, [("HELLO", hello), ("MAINT", [])], timeout)
 
 
 def wait_for_port(port: str, timeout: float = 10.0) -> None:
