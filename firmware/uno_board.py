@@ -13,9 +13,9 @@ except ImportError:  # MicroPython: no typing module, and it never evaluates ann
 
 PINS: dict[str, Any] = {
     "driver": "hbridge",  # hbridge | phase_enable | mosfet
-    "forward": 2,  # DRV8833 AIN1 (PWM)
-    "backward": 3,  # DRV8833 AIN2 (PWM)
-    "enable": 4,  # DRV8833 nSLEEP (a PWM line on a phase_enable driver)
+    "forward": 14,  # DRV8833 AIN1 (PWM slice 7A)
+    "backward": 15,  # DRV8833 AIN2 (PWM slice 7B)
+    "enable": 13,  # DRV8833 nSLEEP (a PWM line on a phase_enable driver)
     "button": 6,  # UNO button to GND, internal pull-up
     "beam": 7,  # IR break-beam receiver, internal pull-up
     "beam_blocked": 0,  # the level the beam pin reads when a card blocks it

@@ -75,6 +75,10 @@ def _open(args: argparse.Namespace, sim: SimOptions | None = None) -> Launcher:
 
 
 def _backend_name(launcher: Launcher) -> str:
+    board = getattr(launcher, "board_info", None)  # the serial backend: a Pico board
+    if board is not None:
+        fake = " (fake board)" if launcher.simulator is not None else ""
+        return f"launcher board on {board.port}, firmware {board.firmware}{fake}"
     return "simulator" if launcher.simulator is not None else "GPIO"
 
 

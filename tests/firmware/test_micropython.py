@@ -39,3 +39,12 @@ def test_firmware_imports_nothing_micropython_lacks(path: Path) -> None:
         words = line.split()
         if words[:1] == ["import"] or (words[:1] == ["from"] and "import" in words):
             assert words[1].split(".")[0] in allowed, f"{path.name}: {line.strip()}"
+
+
+def test_firmware_default_pins_match_the_pico_profile() -> None:
+    import uno_board
+
+    from controller.launcher.board.pinmap import board_pins
+    from controller.launcher.pins import load_pin_profile
+
+    assert board_pins(load_pin_profile("pico")) == uno_board.PINS
