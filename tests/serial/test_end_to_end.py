@@ -268,3 +268,24 @@ def test_e2e_port_discovery(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None: 
     assert find_port("/dev/ttyS9", symlink=str(link)) == "/dev/ttyS9"
     with pytest.raises(LookupError, match="several"):
         find_port(symlink=missing, list_ports=lambda: pico * 2)
+
+
+def test_e2e_a_lost_button_event_is_recovered_from_status(open_board: Open) -> None:
+    launcher = open_board()
+    board = board_of(launcher)
+    seen = Recorder()
+    launcher.add_press_consumer(lambda event: seen(event.kind))
+    launcher.simulator.press()
+    seen.wait_for(lambda items: "release" in items)
+    board.corrupt(1)  # the next press's BUTTON down is damaged on the way: a gap follows
+    launcher.simulator.press()
+    seen.wait_for(lambda items: items.count("press") == 2)
+
+
+def test_e2e_backend_names_reach_the_config_and_the_factory() -> None:
+    from controller.config import parse_config
+    from controller.launcher import resolve_backend
+
+    for name in ("serial", "fake-serial"):
+        assert parse_config(f'[launcher]\nbackend = "{name}"\n').launcher.backend == name
+        assert resolve_backend(name) == name
