@@ -289,3 +289,23 @@ def test_e2e_backend_names_reach_the_config_and_the_factory() -> None:
     for name in ("serial", "fake-serial"):
         assert parse_config(f'[launcher]\nbackend = "{name}"\n').launcher.backend == name
         assert resolve_backend(name) == name
+
+
+def test_e2e_a_firmware_error_is_a_fault_then_a_new_session(
+    open_board: Open, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    launcher = open_board()
+    board = board_of(launcher)
+    boots = board.boots
+
+    def broken(*_args: object) -> None:
+        raise RuntimeError("a firmware bug")
+
+    monkeypatch.setattr(board.app.hw.lights, "show", broken)
+    launcher.show_colour("red")
+    assert wait_until(lambda: launcher.fault is not None and launcher.fault.kind == "board")
+    assert wait_until(lambda: board.app.session)  # the host said HELLO again
+    monkeypatch.undo()
+    launcher.clear_fault()
+    assert wait_until(lambda: launcher.fault is None)
+    assert launcher.eject(1).complete and board.boots == boots

@@ -144,6 +144,7 @@ class SerialLauncher(Launcher):
             self._link.request("TUNE", *args[start : start + 3])
         status = self._link.request("STATUS")
         self.board_info = info
+        self._presses_seen = int(status.get("presses", "0"))  # this boot's count, from now on
         self._apply_levels(status)
         with self._state_lock:
             self._link_fault = None
@@ -202,6 +203,7 @@ class SerialLauncher(Launcher):
 
     def _boot(self, event: BoardEvent) -> None:
         log.warning("the launcher board restarted (%s)", event.fields.get("reason", "?"))
+        self._presses_seen = 0
         with self._changed:
             if self._job is not None:
                 self._job.recheck = True
@@ -212,6 +214,7 @@ class SerialLauncher(Launcher):
         log.warning("launcher board fault: %s", kind)
         if kind == "error":
             self._latch(Fault("board", _DETAILS["error"]))
+            self._link.renew("the board ended the session after an error")
 
     _EVENTS: ClassVar[dict[str, Callable[[SerialLauncher, BoardEvent], None]]] = {
         "BUTTON": _button,
@@ -238,7 +241,7 @@ class SerialLauncher(Launcher):
         now = self._clock()
         self._inputs.put(("lid", now, status.get("lid") == "1"))
         presses = int(status.get("presses", "0"))
-        missed = min(presses - self._presses_seen, 3) if self._presses_seen else 0
+        missed = min(presses - self._presses_seen, 3)
         self._presses_seen = max(self._presses_seen, presses)
         for _ in range(max(missed, 0)):  # presses whose events were lost still count
             self._inputs.put(("button", now, True))
@@ -300,6 +303,9 @@ class SerialLauncher(Launcher):
                 raise LauncherFault("lid_open: the lid is open") from None
             if error.code == "busy":
                 raise LauncherBusy("the launcher board is still finishing a run") from None
+            if error.code == "session":
+                self._link.renew("the board has no session")
+                raise LauncherFault("link: the launcher board is reconnecting") from None
             raise LauncherFault(f"board: {error}") from None
         except LinkDown:
             job.recheck = True  # it may or may not have arrived: ask once the link is back

@@ -408,6 +408,13 @@ class BoardLink:
         except Exception:  # one bad event must not stop the others
             log.exception("handling board event %s failed", event)
 
+    def renew(self, why: str) -> None:
+        """Drop the connection so the supervisor reconnects and says HELLO again (the board
+        ended the session after an error). Safe from any thread, the reader's included."""
+        conn = self._conn
+        if conn is not None:
+            self._kill(conn, why)
+
     # --- shutdown ---
 
     def close(self) -> None:
