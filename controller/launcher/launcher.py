@@ -224,12 +224,10 @@ class Launcher:
         self._check_ready()
         if not self._busy.acquire(blocking=False):
             raise LauncherBusy("another eject is running")
-        result: EjectResult | None = None
         try:
             self._set_activity(LauncherStatus.FIRING)
             self.feedback.play(pattern)
-            assert self._ejector is not None
-            result = self._ejector.run(cards, speed=speed)
+            result = self._feed(cards, speed)
         finally:
             self._busy.release()
             self._set_activity(LauncherStatus.READY)
@@ -237,6 +235,12 @@ class Launcher:
         if kind is not None:
             self._latch(Fault(kind, f"{result.detail} ({result.ejected} of {result.requested})"))
         return result
+
+    def _feed(self, cards: int, speed: float | None) -> EjectResult:
+        """Run the motor until `cards` cards are counted (the closed-loop ejector on these
+        pins; the serial launcher asks its board instead)."""
+        assert self._ejector is not None
+        return self._ejector.run(cards, speed=speed)
 
     def suspense(self, seconds: float, tension: float | None = None) -> bool:
         """The dramatic pause before a fire: ticking chimes, blinking LED. Returns False if

@@ -45,11 +45,9 @@ from controller.launcher.ejector import Clock, EjectResult, StopReason
 from controller.launcher.errors import LauncherBusy, LauncherError, LauncherFault
 from controller.launcher.launcher import (
     _CLOSE,
-    _RUN_FAULTS,
     Fault,
     FaultKind,
     Launcher,
-    LauncherStatus,
 )
 from controller.launcher.pins import PinProfile
 
@@ -257,23 +255,8 @@ class SerialLauncher(Launcher):
 
     # --- running the motor (owner thread) ---
 
-    def _run(self, cards: int, pattern: str, speed: float | None) -> EjectResult:
-        if cards < 0:
-            raise ValueError(f"cards must be >= 0, got {cards}")
-        self._check_ready()
-        if not self._busy.acquire(blocking=False):
-            raise LauncherBusy("another eject is running")
-        try:
-            self._set_activity(LauncherStatus.FIRING)
-            self.feedback.play(pattern)
-            result = self._remote_run(cards, speed or self.profile.ejector.speed)
-        finally:
-            self._busy.release()
-            self._set_activity(LauncherStatus.READY)
-        kind = _RUN_FAULTS.get(result.reason)
-        if kind is not None:
-            self._latch(Fault(kind, f"{result.detail} ({result.ejected} of {result.requested})"))
-        return result
+    def _feed(self, cards: int, speed: float | None) -> EjectResult:
+        return self._remote_run(cards, speed or self.profile.ejector.speed)
 
     def _remote_run(self, cards: int, speed: float) -> EjectResult:
         if cards == 0:
