@@ -122,7 +122,8 @@ class Installer:
         extra = "pi5" if "Raspberry Pi 5" in board_model() else "pi"
         pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "-q"]
         _run([*pip, "install", "--upgrade", "pip"])
-        _run([*pip, "install", "--upgrade", f"{PREFIX / 'app'}[{extra}]"])
+        # Editable, so the app's own files (pin profiles, docs) are read from PREFIX/app.
+        _run([*pip, "install", "--upgrade", "--editable", f"{PREFIX / 'app'}[{extra}]"])
         self.say(f"virtual environment ready in {venv} (extra: {extra})")
 
     def start(self) -> None:

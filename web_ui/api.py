@@ -66,7 +66,7 @@ def session_info() -> ResponseReturnValue:
         unlocked=security.unlocked(),
         admin=security.is_admin(),
         csrf=security.csrf_token(),
-        language=session.get("language", current_app.config["LANGUAGE"]),
+        language=session.get("language", security.settings().language),
     )
 
 
@@ -95,6 +95,22 @@ def set_language() -> ResponseReturnValue:
         raise BadRequest(f"language must be one of {', '.join(LANGUAGES)}")
     session["language"] = language
     return jsonify(language=language)
+
+
+@bp.post("/settings/pin")
+@security.needs_pin
+def change_pin() -> ResponseReturnValue:
+    """A new table PIN; every other tablet must enter it again."""
+    security.change_pin(body().get("pin"))
+    return jsonify(changed=True)
+
+
+@bp.post("/settings/language")
+@security.needs_pin
+def table_language() -> ResponseReturnValue:
+    """The language tablets start in (each tablet may still switch its own)."""
+    security.settings().set_language(body().get("language"))
+    return jsonify(language=security.settings().language)
 
 
 @bp.get("/options")

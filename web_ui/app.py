@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import secrets
 from datetime import timedelta
 
@@ -14,6 +12,7 @@ from controller.table.demo import DemoTable
 from controller.table.service import TableService
 
 from . import api, demo_api, errors, launcher_api, pages, security, stream
+from .settings import TableSettings
 
 
 def create_app(
@@ -28,13 +27,9 @@ def create_app(
     config = config or Config()
     app = Flask(__name__)
     key = secret_key or secrets.token_hex(32)
-    pin = config.table.pin
     app.config.update(
         SECRET_KEY=key,
-        TABLE_PIN=pin,
         ADMIN_PASSWORD=config.service.admin_password,
-        PIN_EPOCH=hmac.new(key.encode(), pin.encode(), hashlib.sha256).hexdigest()[:16],
-        LANGUAGE=config.table.language,
         PRESETS_DIR=config.data_path / "presets",
         TABLE_NAME=config.table.name,
         SESSION_COOKIE_HTTPONLY=True,
@@ -43,6 +38,7 @@ def create_app(
         JSON_SORT_KEYS=False,
     )
     app.extensions["table"] = table
+    app.extensions["settings"] = TableSettings(table.store, config, key)
     app.extensions["demo"] = demo
     security.install(app)
     errors.register(app)

@@ -34,7 +34,7 @@ CSP = (
 
 
 def language() -> str:
-    return str(session.get("language", current_app.config["LANGUAGE"]))
+    return str(session.get("language", security.settings().language))
 
 
 def table() -> TableService:
@@ -94,7 +94,13 @@ def setup() -> ResponseReturnValue:
     options belong to which match format."""
     sections = SECTIONS.get(language(), SECTIONS["en"])
     data = page_data(state=table().snapshot(), sections=sections, formats=format_guide())
-    return page("setup.html", data=data, script="setup", show_pin=not security.unlocked())
+    return page(
+        "setup.html",
+        data=data,
+        script="setup",
+        show_pin=not security.unlocked(),
+        table_language=security.settings().language,
+    )
 
 
 @bp.get("/admin")

@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 from flask import Flask, current_app, request, session
 
 from .errors import Forbidden, TooMany
+from .settings import TableSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -68,12 +69,16 @@ def check_csrf() -> None:
         raise Forbidden("missing or stale CSRF token: reload the page")
 
 
+def settings() -> TableSettings:
+    return current_app.extensions["settings"]  # type: ignore[no-any-return]
+
+
 def unlocked() -> bool:
-    return bool(session.get("pin") == current_app.config["PIN_EPOCH"])
+    return bool(session.get("pin") == settings().epoch)
 
 
 def is_admin() -> bool:
-    return bool(session.get("admin") == current_app.config["PIN_EPOCH"])
+    return bool(session.get("admin") == settings().epoch)
 
 
 def needs_pin(view: F) -> F:
@@ -100,11 +105,19 @@ def try_pin(pin: str) -> None:
     guard: PinGuard = current_app.extensions["pin_guard"]
     address = request.remote_addr or "?"
     guard.check(address)
-    if not hmac.compare_digest(pin.encode(), current_app.config["TABLE_PIN"].encode()):
+    if not settings().matches(pin):
         guard.failed(address)
         raise Forbidden("wrong PIN")
-    session["pin"] = current_app.config["PIN_EPOCH"]
+    session["pin"] = settings().epoch
     session.permanent = True
+
+
+def change_pin(pin: object) -> None:
+    """A new table PIN: this tablet stays unlocked, every other one must enter it."""
+    settings().change_pin(pin)
+    session["pin"] = settings().epoch
+    if session.get("admin"):
+        session["admin"] = settings().epoch
 
 
 def try_admin(password: str) -> None:
@@ -117,7 +130,7 @@ def try_admin(password: str) -> None:
     if not hmac.compare_digest(password.encode(), expected.encode()):
         guard.failed(address)
         raise Forbidden("wrong password")
-    session["admin"] = session["pin"] = current_app.config["PIN_EPOCH"]
+    session["admin"] = session["pin"] = settings().epoch
 
 
 def install(app: Flask) -> None:

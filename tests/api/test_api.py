@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
+from controller.config import Config
 from controller.store import Store
+from controller.table.service import TableService
+from web_ui.app import create_app
 
 from .conftest import SETUP, Tablet
 
@@ -192,3 +195,25 @@ def test_history_lists_the_current_matchs_records(playing: Tablet) -> None:
     assert [r["kind"] for r in records] == ["action", "action"]
     assert records[-1]["events"][0]["type"] == "Played"
     assert playing.get("/api/history?limit=0").status_code == 400
+
+
+def test_changing_the_table_pin_locks_the_other_tablets(app: Flask, playing: Tablet) -> None:
+    other = Tablet(app.test_client())
+    assert other.unlock().status_code == 200
+    assert playing.post("/api/settings/pin", {"pin": "12"}).status_code == 400
+    assert playing.post("/api/settings/pin", {"pin": "86420"}).status_code == 200
+    assert playing.get("/api/session").get_json()["unlocked"] is True
+    assert other.get("/api/session").get_json()["unlocked"] is False
+    assert other.unlock("1234").status_code == 403
+    assert other.unlock("86420").status_code == 200
+
+
+def test_table_settings_survive_a_restart(app: Flask, playing: Tablet, table: TableService) -> None:
+    playing.post("/api/settings/pin", {"pin": "5555"})
+    assert playing.post("/api/settings/language", {"language": "zh-CN"}).status_code == 200
+    assert playing.post("/api/settings/language", {"language": "xx"}).status_code == 400
+    again = create_app(table, Config(), secret_key="test-secret")
+    tablet = Tablet(again.test_client())
+    assert tablet.get("/api/session").get_json()["language"] == "zh-CN"
+    assert tablet.unlock("1234").status_code == 403
+    assert tablet.unlock("5555").status_code == 200

@@ -152,3 +152,23 @@ def test_api_reference_page(table: Table) -> None:
     page.click("footer a")
     expect(page.locator("h1")).to_have_text("The scoreboard API")
     expect(page.locator("table").first).to_contain_text("GET /api/state")
+
+
+def test_setup_changes_the_table_pin_and_locks_other_tablets(table: Table) -> None:
+    first, second = table.tablet(), table.tablet()
+    for page in (first, second):
+        page.goto(table.url + "/setup")
+        page.fill("#pin-input", PIN)
+        page.click("#pin-form button[type=submit]")
+        expect(page.locator("#setup-form[data-ready=true]")).to_be_visible()
+    first.fill("#new-pin", "12")
+    first.click("#change-pin")
+    expect(first.locator("#message")).to_contain_text("4 to 8 digits")
+    first.fill("#new-pin", "97531")
+    first.click("#change-pin")
+    expect(first.locator("#table-settings")).to_be_visible()
+    second.reload()
+    expect(second.locator("#pin-form")).to_be_visible()  # the old PIN no longer unlocks it
+    second.fill("#pin-input", "97531")
+    second.click("#pin-form button[type=submit]")
+    expect(second.locator("#setup-form[data-ready=true]")).to_be_visible()

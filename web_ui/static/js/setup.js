@@ -3,6 +3,7 @@
 // (GET /api/options, rules_form.js) → POST /api/setup. A refusal names the options at fault.
 import { attempt, get, h, page, post, showError, t } from "./api.js";
 import { startPresets } from "./presets.js";
+import { startTableSettings } from "./table_settings.js";
 import { RulesForm } from "./rules_form.js";
 
 const $ = (id) => document.getElementById(id);
@@ -159,6 +160,7 @@ async function start() {
   rules = new RulesForm(catalogue, { ...(previous?.options ?? {}) }, { game, players: names, changed });
   renderProfiles(catalogue.profiles);
   renderRules();
+  startTableSettings();
   await startPresets(loadPreset, () => ({ game: game(), options: rules.chosen(), onrefused: refused }));
   form.dataset.ready = "true";
 }
