@@ -271,7 +271,10 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "table_settings": ("This table", "本桌设置"),
     "new_pin": ("New table PIN (4-8 digits)", "新的牌桌密码（4-8位数字）"),
     "change_pin": ("Change the PIN", "更改密码"),
-    "pin_changed": ("PIN changed: every other tablet must enter it", "密码已更改：其他平板需重新输入"),
+    "pin_changed": (
+        "PIN changed: every other tablet must enter it",
+        "密码已更改：其他平板需重新输入",
+    ),
     "table_language": ("Language new tablets start in", "新平板的默认语言"),
     "set_language": ("Set", "设定"),
     "language_set": ("Default language set", "默认语言已设定"),
