@@ -35,6 +35,10 @@ def create_app(
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Lax",
         PERMANENT_SESSION_LIFETIME=timedelta(days=30),
+        # Only a request that changes the session sends the cookie back: otherwise a slow read
+        # that started earlier (the page's own fetches) could put back an older session, such as
+        # the language the tablet just switched away from.
+        SESSION_REFRESH_EACH_REQUEST=False,
         JSON_SORT_KEYS=False,
     )
     app.extensions["table"] = table

@@ -107,7 +107,7 @@ class Table:
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(f"{error}\n{error.stack or ''}"))
         page.errors = errors
-        page.goto("/")
+        open_page(page, "/")
         if unlocked:
             answer = page.request.post(
                 f"{self.url}/api/session/pin",
@@ -115,7 +115,7 @@ class Table:
                 headers={"X-CSRF-Token": csrf(page)},
             )
             assert answer.ok, answer.text()
-            page.goto("/")
+            open_page(page, "/")
         return page
 
     def submit(self, command: dict[str, Any]) -> Any:
@@ -133,6 +133,12 @@ class Table:
         self.submit({"type": "deal"})
         self.act(type="TurnUp", card=top)
         return self.state()
+
+
+def open_page(page: Any, path: str) -> None:
+    """Go to `path` and wait until the page's scripts answer taps."""
+    page.goto(path)
+    page.wait_for_selector("html[data-ready=true]", state="attached")
 
 
 def csrf(page: Any) -> str:

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ADMIN_PASSWORD, PHONE, PIN, Table, shoot
+from .conftest import ADMIN_PASSWORD, PHONE, PIN, Table, open_page, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -157,7 +157,7 @@ def test_api_reference_page(table: Table) -> None:
 def test_setup_changes_the_table_pin_and_locks_other_tablets(table: Table) -> None:
     first, second = table.tablet(), table.tablet()
     for page in (first, second):
-        page.goto(table.url + "/setup")
+        open_page(page, "/setup")
         page.fill("#pin-input", PIN)
         page.click("#pin-form button[type=submit]")
         expect(page.locator("#setup-form[data-ready=true]")).to_be_visible()

@@ -19,6 +19,7 @@ import pytest
 from gpiozero import Device
 
 from controller.launcher import Launcher, open_launcher
+from controller.launcher.board import SerialLauncher
 from controller.launcher.factory import on_raspberry_pi
 
 from .jig import Jig, JigWiring, load_jig, mock_jig_factory
@@ -61,6 +62,10 @@ def _settle(launcher: Launcher, timeout: float = 10.0) -> None:
     while launcher.fault is not None and time.monotonic() < end:
         time.sleep(0.005)
     assert launcher.fault is None, f"the launcher did not settle: {launcher.fault}"
+    if isinstance(launcher, SerialLauncher):  # the board debounces the lid on its own too
+        while launcher.devices.lid_open and time.monotonic() < end:
+            time.sleep(0.005)
+        assert not launcher.devices.lid_open, "the launcher board still sees the lid open"
 
 
 @pytest.fixture(params=["mock", "fake-serial", pytest.param("real", marks=pytest.mark.hil_real)])
