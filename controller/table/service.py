@@ -32,6 +32,7 @@ from .session import TableSession, TableSetup
 log = logging.getLogger(__name__)
 
 UNDOABLE = frozenset({"action", "round"})
+COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 TICK = 0.25  # seconds: how often an idle owner thread wakes (watchdog, demo pace)
 
 
@@ -80,6 +81,7 @@ class TableService:
         self._seq = 0
         self._stopping = threading.Event()
         self._finger = threading.Lock()
+        self._shown_colour: str | None = None
         self._launcher_view = LauncherView("none" if launcher is None else "ready")
         self._thread = threading.Thread(target=self._loop, name=f"table-{table_id}", daemon=True)
         self._rebuild()
@@ -235,6 +237,7 @@ class TableService:
     def _publish(self, record: Record) -> Record:
         self._seq = record.seq
         self._refresh()
+        self._show_colour()
         data = {
             "seq": record.seq,
             "kind": record.kind,
@@ -244,6 +247,14 @@ class TableService:
         }
         self.hub.publish(Message("record", data, record.seq))
         return record
+
+    def _show_colour(self) -> None:
+        """The launcher's RGB LED shows the active colour (off between deals)."""
+        deal = self._snapshot.get("deal") or {}
+        colour = COLOUR_NAMES.get(deal.get("colour") or "")
+        if self.launcher is not None and colour != self._shown_colour:
+            self._shown_colour = colour
+            self.launcher.show_colour(colour)
 
     def _refresh(self) -> None:
         state = {} if self.session is None else self.session.snapshot()

@@ -108,3 +108,15 @@ def test_the_launcher_deals_every_hand_and_corrects_short_ones(
         assert service.snapshot()["deal"]["hands"] == [7, 2]
     finally:
         service.stop()
+
+
+def test_the_rgb_led_shows_the_active_colour(store: Store, launcher: Launcher) -> None:
+    shown: list[str | None] = []
+    launcher.show_colour = shown.append  # type: ignore[method-assign]
+    service = started(TableService(store, launcher=launcher).start(), top="G4")
+    try:
+        act(service, {"type": "Play", "seat": 0, "card": "B4"})
+        act(service, {"type": "Play", "seat": 1, "card": "B9"})
+        assert shown == ["green", "blue"]
+    finally:
+        service.stop()
