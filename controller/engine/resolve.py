@@ -37,7 +37,7 @@ def resolve(
         game.direction = -game.direction
         events.append(Reversed(game.direction))
     victim = game.next_seat(seat)
-    decided = _charge(game, seat, victim, effect, n, wd4_was_legal, carried, events)
+    decided = charge(game, seat, victim, effect, n, wd4_was_legal, carried, events)
     game.turn = _next_turn(game, seat, c, effect, n, victim, decided, events)
 
 
@@ -50,7 +50,7 @@ def _trade(game: Game, seat: int, target: int, events: list[Event]) -> None:
         events.append(UnoMissed(target))
 
 
-def _charge(
+def charge(
     game: Game,
     seat: int,
     victim: int,

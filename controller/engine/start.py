@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from .actions import TurnUp
 from .cards import COLOURS, UNKNOWN, Card, Face
 from .errors import BadChoice, WrongPhase
-from .events import ColourNamed, Event, Returned, Reversed, Skipped, TurnedUp, Why
+from .events import ColourNamed, Event, Returned, Reversed, Skipped, TurnedUp
+from .resolve import charge
 from .state import Duty, DutyKind, Phase
 
 if TYPE_CHECKING:
@@ -78,22 +79,26 @@ def _reverse(game: Game, first: int, events: list[Event]) -> None:
         game.turn = game.dealer
 
 
+def _hit(game: Game, first: int, face: Face, events: list[Event]) -> bool:
+    """The turned-up card charges F as if the dealer had played it (§2.5): the same draws,
+    presses and pending penalties as in play. True when F faces a decision (pass it on)."""
+    return charge(game, game.dealer, first, game.effects[face], 1, None, 0, events)
+
+
 def _draw_two(game: Game, first: int, events: list[Event]) -> None:
-    """F draws 2 (and is skipped). Under stacking or jump-in F may still pass it on, or
-    someone may jump in, so the 2 cards become a penalty F faces."""
-    skips = game.rules.start_draw2_skips
-    if game.rules.stacking or game.rules.jumpin:
-        game.duties.append(Duty(DutyKind.PENALTY, first, 2, Why.DRAW_TWO, game.dealer))
-        game.turn = game.next_seat(first) if skips else first
-        return
-    game.draw(first, 2, Why.DRAW_TWO, events)
-    if skips:
-        _skip(game, first, events)
+    """F draws 2 and is skipped (or, under start_draw2_skips=false, then plays). Under
+    stacking or jump-in the 2 cards are a penalty F may pass on, or someone may jump in."""
+    decided = _hit(game, first, Face.DRAW_TWO, events)
+    if game.rules.start_draw2_skips:
+        if not decided:
+            events.append(Skipped(first))
+        game.turn = game.next_seat(first)
 
 
 def _hit_two(game: Game, first: int, events: list[Event]) -> None:
-    game.duties.append(Duty(DutyKind.PRESS, first, 2, Why.HIT_TWO))
-    _skip(game, first, events)
+    if not _hit(game, first, Face.HIT_TWO, events):
+        events.append(Skipped(first))
+    game.turn = game.next_seat(first)
 
 
 def _wild(game: Game, first: int, events: list[Event]) -> None:
@@ -112,16 +117,14 @@ def _wild_all_hit(game: Game, first: int, events: list[Event]) -> None:
     """Every player but the dealer presses once, from F on; F names the colour first."""
     namer = first if game.rules.start_colour_namer == "starter" else game.dealer
     game.duties.append(Duty(DutyKind.CHOOSE_COLOUR, namer))
-    game.duties.extend(
-        Duty(DutyKind.PRESS, seat, 1, Why.ALL_HIT) for seat in game.seats_after(game.dealer)
-    )
+    _hit(game, first, Face.WILD_ALL_HIT, events)
 
 
 def _wild_hit_fire(game: Game, first: int, events: list[Event]) -> None:
     """F presses until cards come out and loses the turn; the next player names the colour."""
     starter = game.next_seat(first)
     namer = starter if game.rules.start_colour_namer == "starter" else game.dealer
-    game.duties.append(Duty(DutyKind.PRESS_UNTIL_FIRE, first, 1, Why.HIT_FIRE))
+    _hit(game, first, Face.WILD_HIT_FIRE, events)
     game.duties.append(Duty(DutyKind.CHOOSE_COLOUR, namer))
     _skip(game, first, events)
 
