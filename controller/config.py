@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from controller.launcher.policy import PROFILES
 from controller.sections import ConfigError, Section, build_section
 
 EXAMPLE = Path(__file__).with_name("config.example.toml")
@@ -50,6 +51,10 @@ class LauncherConfig(Section):
     eject_profile: str = "toy"
     suspense: float = field(default=1.0, metadata={"ge": 0, "le": 10})
     deal_pause: float = field(default=2.0, metadata={"ge": 0, "le": 30})
+
+    def check(self) -> None:
+        if self.eject_profile not in PROFILES:
+            raise self.error("eject_profile", f"must be one of {', '.join(PROFILES)}")
 
 
 @dataclass(frozen=True)

@@ -178,6 +178,7 @@ class _opened:
             launcher=launcher,
             suspense=config.launcher.suspense,
             deal_pause=config.launcher.deal_pause,
+            eject_profile=config.launcher.eject_profile,
         )
         self.closers.append(service.stop)
         demo = None

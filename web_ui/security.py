@@ -91,16 +91,6 @@ def needs_pin(view: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def needs_admin(view: F) -> F:
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        if not is_admin():
-            raise Forbidden("log in with the admin password first")
-        return view(*args, **kwargs)
-
-    return wrapper  # type: ignore[return-value]
-
-
 def try_pin(pin: str) -> None:
     guard: PinGuard = current_app.extensions["pin_guard"]
     address = request.remote_addr or "?"

@@ -212,19 +212,23 @@ Event = (
 )
 
 
-def to_dict(event: Event) -> dict[str, Any]:
-    """`{"type": "Played", "seat": 0, "card": "R5", ...}`, ready for JSON."""
-    out: dict[str, Any] = {"type": type(event).__name__}
-    for field in dataclasses.fields(event):
-        out[field.name] = _plain(getattr(event, field.name))
+def to_dict(item: Any) -> dict[str, Any]:
+    """An event (or an action: any of the engine's dataclasses) as
+    `{"type": "Played", "seat": 0, "card": "R5", ...}`, ready for JSON."""
+    out: dict[str, Any] = {"type": type(item).__name__}
+    for field in dataclasses.fields(item):
+        out[field.name] = plain(getattr(item, field.name))
     return out
 
 
-def _plain(value: object) -> object:
+def plain(value: object) -> Any:
+    """JSON-ready: cards as their notation, enums as their value, tuples as lists."""
     if isinstance(value, Card):
         return value.text
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
+    if isinstance(value, tuple | list):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
     if isinstance(value, StrEnum):
         return value.value
     return value

@@ -220,16 +220,6 @@ class Rules:
             self.multi or "", "one_card"
         )
 
-    @property
-    def match_scoring(self) -> str:
-        """The deal scoring the format implies: penalty points for the elimination
-        tournament (§9.4), a loss tally for within-deal elimination (§9.3)."""
-        if self.format == "elim_tournament":
-            return "penalty"
-        if self.format == "elim_within_deal":
-            return "losses"
-        return self.scoring
-
     def changed(self) -> dict[str, OptionValue]:
         """The options that differ from their defaults (for logs and saved presets)."""
         values = {spec.id: getattr(self, spec.id) for spec in OPTIONS}

@@ -4,38 +4,15 @@ and the scoreboard shows. Bad input raises `BadRequest` with a reason a person c
 from __future__ import annotations
 
 import dataclasses
+import typing
 from collections.abc import Callable
 from typing import Any
 
-from controller.engine import (
-    Accept,
-    Action,
-    CallUno,
-    Card,
-    Catch,
-    Challenge,
-    ChooseColour,
-    Correct,
-    Draw,
-    EnterHand,
-    Pass,
-    Play,
-    Press,
-    Suggest,
-    TurnUp,
-    parse_card,
-    parse_colour,
-)
-from controller.engine.events import Event
-from controller.engine.events import to_dict as event_to_dict
+from controller.engine import Action, Card, parse_card, parse_colour
+from controller.engine.events import Event, to_dict
 
-ACTIONS: dict[str, type] = {
-    cls.__name__: cls
-    for cls in (
-        Play, Draw, Pass, Press, Accept, Challenge, ChooseColour, CallUno, Catch, Suggest,
-        TurnUp, EnterHand, Correct,
-    )
-}  # fmt: skip
+ACTIONS: dict[str, type] = {cls.__name__: cls for cls in typing.get_args(Action)}
+"""Every engine action by its name, as the API and the log spell it."""
 
 
 class BadRequest(ValueError):
@@ -114,23 +91,8 @@ _PARSERS: dict[str, Callable[[object], object]] = {
 
 
 def action_to_dict(action: Action) -> dict[str, Any]:
-    out: dict[str, Any] = {"type": type(action).__name__}
-    for field in dataclasses.fields(action):
-        out[field.name] = _plain(getattr(action, field.name))
-    return out
+    return to_dict(action)
 
 
 def events_to_dicts(events: list[Event]) -> list[dict[str, Any]]:
-    return [event_to_dict(event) for event in events]
-
-
-def _plain(value: object) -> object:
-    if isinstance(value, tuple):
-        return [_plain(v) for v in value]
-    text = getattr(value, "text", None)
-    if isinstance(text, str):
-        return text
-    value_attr = getattr(value, "value", None)
-    if isinstance(value_attr, str):
-        return value_attr
-    return value
+    return [to_dict(event) for event in events]

@@ -56,11 +56,6 @@ class Hub:
             if subscription in self._subscribers:
                 self._subscribers.remove(subscription)
 
-    @property
-    def listeners(self) -> int:
-        with self._lock:
-            return len(self._subscribers)
-
     def publish(self, message: Message) -> None:
         with self._lock:
             subscribers = list(self._subscribers)

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from controller.engine import IllegalAction, Press
+from controller.engine.autoplay import remaining_for_press
 from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus, handle_press
 from controller.launcher.policy import EjectPolicy, Policy, load_profile
 from controller.store import Record, Store
@@ -63,15 +64,16 @@ class TableService:
         deal_pause: float = 0.0,
         rng: random.Random | None = None,
         policy: Policy | None = None,
+        eject_profile: str = "toy",
     ) -> None:
         self.store = store
         self.table_id = table_id
         self.launcher = launcher
         self.suspense = suspense
         self.deal_pause = deal_pause
+        self.eject_profile = eject_profile  # for a set-up that does not choose one
         self.hub = Hub()
         self.session: TableSession | None = None
-        self.ticks = 0
         self.on_tick: list[Callable[[], None]] = []
         self._rng = rng or random.Random()
         self._fixed_policy = policy
@@ -102,10 +104,6 @@ class TableService:
         self._inbox.put(None)
         if self._thread.is_alive() and self._thread is not threading.current_thread():
             self._thread.join(timeout)
-
-    @property
-    def alive(self) -> bool:
-        return self._thread.is_alive()
 
     # ------------------------------------------------------------------ public API
 
@@ -159,7 +157,6 @@ class TableService:
                 job = _Job(lambda: None)
             if job is None:
                 return
-            self.ticks += 1
             self._run(job)
             for hook in list(self.on_tick):
                 self._run(_Job(hook))
@@ -189,7 +186,10 @@ class TableService:
         return self._publish(self._log(str(kind), command, events, actor, idem_key))
 
     def _setup(self, command: dict[str, Any], actor: str, idem_key: str | None) -> Record:
-        setup = TableSetup.from_dict(command.get("setup"))
+        data = command.get("setup")
+        if isinstance(data, dict) and "profile" not in data:
+            data = data | {"profile": self.eject_profile}
+        setup = TableSetup.from_dict(data)
         session = TableSession(setup)
         command = {"type": "setup", "setup": setup.to_dict()}
         events = [{"type": "MatchStarted", "players": list(setup.players)}]
@@ -299,10 +299,10 @@ class TableService:
             return None
         game = session.game
         assert game is not None
-        remaining = len(game.pile) or max(len(game.discard) - 1, 0)
         outcome = handle_press(
-            launcher, self.policy(), event, remaining=remaining, suspense=self.suspense
-        )
+            launcher, self.policy(), event, remaining=remaining_for_press(game),
+            suspense=self.suspense,
+        )  # fmt: skip
         if outcome.refused:
             self._notice("press_refused", outcome.refused)
             return None

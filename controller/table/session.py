@@ -30,6 +30,7 @@ from controller.engine import (
     Rules,
     duty_text,
 )
+from controller.engine.events import plain
 from controller.engine.legal import jump_ins
 from controller.engine.match import DealRecord, Match
 from controller.engine.option_table import OptionValue
@@ -203,7 +204,7 @@ class TableSession:
             "winners": list(verdict.winners) if match.over else [],
             "losers": list(verdict.losers) if match.over else [],
             "house": self.house(),
-            "standings": _plain(match.standings()),
+            "standings": plain(match.standings()),
             "seating": list(self.seating()),
             "deal": None if game is None else deal_view(game),
         }
@@ -227,7 +228,8 @@ class TableSession:
 
 def record_dict(record: DealRecord) -> dict[str, Any]:
     """A scored deal as JSON-ready values."""
-    return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(record).items()}
+    result: dict[str, Any] = plain(asdict(record))
+    return result
 
 
 def deal_view(game: Game) -> dict[str, Any]:
@@ -263,14 +265,6 @@ def deal_view(game: Game) -> dict[str, Any]:
         "finished": list(game.finished),
         "shown": {str(seat): points for seat, (points, _) in game.shown.items()},
     }
-
-
-def _plain(value: object) -> Any:
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list | tuple):
-        return [_plain(v) for v in value]
-    return value
 
 
 def _round_fields(command: Mapping[str, Any], players: int) -> tuple[int, list[int], list[int]]:

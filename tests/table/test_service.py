@@ -143,3 +143,14 @@ def test_whole_match_to_the_end_with_scores(service: TableService) -> None:
     assert [e["type"] for e in game_over.events] == ["DealEnded", "DealScored", "MatchEnded"]
     state = service.snapshot()
     assert state["totals"] == [60, 0, 0, 0] and state["match_over"] and state["winners"] == [0]
+
+
+def test_a_setup_without_a_profile_takes_the_configured_one(store: Store) -> None:
+    service = TableService(store, eject_profile="gentle").start()
+    try:
+        service.submit({"type": "setup", "setup": SETUP})
+        assert service.snapshot()["setup"]["profile"] == "gentle"
+        service.submit({"type": "setup", "setup": SETUP | {"profile": "brutal"}})
+        assert service.snapshot()["setup"]["profile"] == "brutal"
+    finally:
+        service.stop()
