@@ -23,6 +23,7 @@ from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
+from benchmarks.latency import latency_line
 from controller.launcher import (
     Launcher,
     PinProfile,
@@ -45,11 +46,6 @@ JAM_TRIALS = 10
 def scaled_profile(scale: float) -> PinProfile:
     profile = load_pin_profile("hbridge")
     return profile.with_ejector(**profile.ejector.scaled(scale).__dict__)
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 # --- press to motor ---
@@ -80,15 +76,7 @@ def press_to_motor(presses: int = PRESSES) -> dict[str, Any]:
             runner.outcomes.get(timeout=10)
             machine.release_button()
             time.sleep(0.007)  # past the 5 ms debounce lock-out
-    return {
-        "name": "launcher.press_to_motor_p99",
-        "value": round(percentile(latencies, 0.99), 3),
-        "unit": "ms",
-        "p50": round(statistics.median(latencies), 3),
-        "max": round(max(latencies), 3),
-        "presses": presses,
-        "target": "< 2",
-    }
+    return latency_line("launcher.press_to_motor_p99", latencies, presses=presses, target="< 2")
 
 
 # --- eject accuracy ---

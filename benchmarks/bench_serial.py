@@ -10,23 +10,18 @@
 
 from __future__ import annotations
 
-import statistics
 import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
+from benchmarks.latency import latency_line
 from controller.launcher import PressRunner, ScriptedPolicy, SimOptions, load_pin_profile
 from controller.launcher.board import FakeBoard, open_serial_launcher
 
 PINGS = 2000
 PRESSES = 300
 TIME_SCALE = 0.05  # cards twenty times faster than real ones: many presses in little time
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def roundtrip(pings: int = PINGS) -> dict[str, Any]:
@@ -43,14 +38,7 @@ def roundtrip(pings: int = PINGS) -> dict[str, Any]:
             times.append((time.perf_counter() - start) * 1e3)
     finally:
         launcher.close()
-    return {
-        "name": "serial.roundtrip_p99",
-        "value": round(percentile(times, 0.99), 3),
-        "unit": "ms",
-        "p50": round(statistics.median(times), 3),
-        "max": round(max(times), 3),
-        "pings": pings,
-    }
+    return latency_line("serial.roundtrip_p99", times, pings=pings)
 
 
 class _Watch:
@@ -107,15 +95,7 @@ def press_to_motor(presses: int = PRESSES) -> dict[str, Any]:
                 time.sleep(0.03)  # the release reaches the host, past the debounce lock-out
     finally:
         launcher.close()
-    return {
-        "name": "serial.press_to_motor_p99",
-        "value": round(percentile(latencies, 0.99), 3),
-        "unit": "ms",
-        "p50": round(statistics.median(latencies), 3),
-        "max": round(max(latencies), 3),
-        "presses": presses,
-        "target": "< 10",
-    }
+    return latency_line("serial.press_to_motor_p99", latencies, presses=presses, target="< 10")
 
 
 def run() -> Iterator[dict[str, Any]]:

@@ -14,7 +14,6 @@ import http.client
 import json
 import logging
 import random
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,6 +26,7 @@ from typing import Any
 
 from waitress.server import create_server
 
+from benchmarks.latency import latency_line
 from controller.config import Config
 from controller.launcher import ScriptedPolicy, open_launcher
 from controller.launcher.sim import SimOptions
@@ -36,11 +36,6 @@ from web_ui.app import create_app
 
 CLIENTS = 10
 SETUP = {"players": ["Ann", "Bob", "Cy", "Di"], "game": "attack", "first_dealer": 3, "seed": 1}
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class Listener(threading.Thread):
@@ -140,15 +135,10 @@ def press_to_tablet(presses: int = 300) -> dict[str, Any]:
                 time.sleep(0.03)  # the button's debounce lock-out
     finally:
         launcher.close()
-    return {
-        "name": "service.press_to_tablet_p99",
-        "value": round(pct(latencies, 0.99) * 1000, 2),
-        "unit": "ms",
-        "p50": round(statistics.median(latencies) * 1000, 2),
-        "presses": presses,
-        "clients": CLIENTS,
-        "target": 50,
-    }
+    return latency_line(
+        "service.press_to_tablet_p99", [s * 1000 for s in latencies],
+        presses=presses, clients=CLIENTS, target=50,
+    )  # fmt: skip
 
 
 def _next_tap(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
@@ -173,15 +163,10 @@ def action_latency(posts: int = 400) -> dict[str, Any]:
             state = tablet.call("POST", "/api/actions", body)["state"]
             latencies.append(time.perf_counter() - started)
         del clients
-    return {
-        "name": "service.action_p99",
-        "value": round(pct(latencies, 0.99) * 1000, 2),
-        "unit": "ms",
-        "p50": round(statistics.median(latencies) * 1000, 2),
-        "posts": posts,
-        "clients": CLIENTS,
-        "target": 30,
-    }
+    return latency_line(
+        "service.action_p99", [s * 1000 for s in latencies],
+        posts=posts, clients=CLIENTS, target=30,
+    )  # fmt: skip
 
 
 def _free_port() -> int:
