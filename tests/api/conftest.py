@@ -45,12 +45,6 @@ class Tablet:
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store(tmp_path / "uno-attack.db") as opened:
-        yield opened
-
-
-@pytest.fixture
 def table(store: Store) -> Iterator[TableService]:
     service = TableService(store).start()
     yield service

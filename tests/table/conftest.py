@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -29,12 +28,6 @@ def started(service: TableService, top: str = "R5", **setup: Any) -> TableServic
     service.submit({"type": "deal"})
     act(service, {"type": "TurnUp", "card": top})
     return service
-
-
-@pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
-    with Store(tmp_path / "uno-attack.db") as opened:
-        yield opened
 
 
 @pytest.fixture
