@@ -18,8 +18,9 @@ from typing import Any
 
 from controller.cli import UsageError
 from controller.config import Config, load_config
-from controller.launcher import LauncherError, open_launcher
+from controller.launcher import LauncherError
 from controller.launcher.errors import PinProfileError as ConfigError
+from controller.launcher.guard import open_guarded
 from controller.sdnotify import Notifier, Watchdog, watchdog_interval
 from controller.store import Store, StoreError
 from controller.table.demo import DemoTable
@@ -167,7 +168,7 @@ class _opened:
         launcher = None
         if config.launcher.backend != "none":
             try:
-                launcher = open_launcher(
+                launcher = open_guarded(  # a guard process stops the motor if this one dies
                     config.launcher.pin_profile, backend=config.launcher.backend
                 )
             except (LauncherError, ValueError, OSError) as error:

@@ -20,7 +20,8 @@ from typing import Any, TextIO
 from controller.cli import UsageError
 from controller.launcher.calibrate import CalibrationFailed, calibrate
 from controller.launcher.errors import BackendUnavailable, PinProfileError
-from controller.launcher.factory import BACKENDS, open_launcher, resolve_backend, sim_pin_factory
+from controller.launcher.factory import BACKENDS, resolve_backend, sim_pin_factory
+from controller.launcher.guard import open_guarded
 from controller.launcher.launcher import Launcher
 from controller.launcher.lifecycle import motor_safe
 from controller.launcher.pins import PinProfile, dump_pin_profile, load_pin_profile
@@ -68,8 +69,8 @@ def _load(profile: str) -> PinProfile:
 
 
 def _open(args: argparse.Namespace, sim: SimOptions | None = None) -> Launcher:
-    try:
-        return open_launcher(_load(args.profile), backend=args.backend, sim=sim)
+    try:  # real motor lines get a guard process that turns them off if this process dies
+        return open_guarded(_load(args.profile), backend=args.backend, sim=sim)
     except BackendUnavailable as error:
         raise UsageError(str(error)) from None
 
@@ -306,7 +307,7 @@ def _press_options(args: argparse.Namespace) -> SimOptions:
 def cmd_press(args: argparse.Namespace) -> int:
     policy = _press_policy(args)
     options = _press_options(args)
-    launcher = open_launcher(_load(args.profile), backend="sim", sim=options)
+    launcher = open_guarded(_load(args.profile), backend="sim", sim=options)
     machine = launcher.simulator
     if args.motor_log is not None:
         _log_motor(machine, args.motor_log)
