@@ -25,27 +25,35 @@ from tests.kernel_gpio import ENV, SPEC, KernelLines
 REPO = Path(__file__).resolve().parents[1]
 
 
-def slow_profile(path: Path, name: str = "hbridge") -> PinProfile:
-    """A shipped profile whose first card may take a minute, without a lid switch (the model's
-    pulled-up lid input would read "open"), written to `path`."""
-    profile = load_pin_profile(name).with_ejector(
-        first_card_timeout_ms=60_000.0, max_run_ms=60_000.0
-    )
-    profile = replace(profile, lid=None)
+def slow_profile(
+    path: Path, profile: PinProfile | str = "hbridge", *, lid: bool = False
+) -> PinProfile:
+    """`profile` with a first card that may take a minute, written to `path`. Without its lid
+    switch unless `lid` (the model's pulled-up lid input would read "open"; a jig closes it)."""
+    if not isinstance(profile, PinProfile):
+        profile = load_pin_profile(profile)
+    profile = profile.with_ejector(first_card_timeout_ms=60_000.0, max_run_ms=60_000.0)
+    if not lid:
+        profile = replace(profile, lid=None)
     path.write_text(dump_pin_profile(profile), encoding="utf-8")
     return profile
 
 
-def kernel_env(kernel: KernelLines) -> dict[str, str]:
-    """The environment that puts a child's gpio backend (and its guard) on `kernel`."""
-    return {**os.environ, "PYTHONPATH": str(REPO), FACTORY_ENV: SPEC, ENV: str(kernel.path)}
+def kernel_env(kernel: KernelLines | None) -> dict[str, str]:
+    """The environment that puts a child's gpio backend (and its guard) on `kernel`, or with
+    None on the real GPIO chip (lgpio, on a Raspberry Pi)."""
+    env = {k: v for k, v in os.environ.items() if k not in (FACTORY_ENV, ENV)}
+    env["PYTHONPATH"] = str(REPO)
+    if kernel is not None:
+        env.update({FACTORY_ENV: SPEC, ENV: str(kernel.path)})
+    return env
 
 
 STARTED: list[subprocess.Popen[bytes]] = []
 
 
-def start(kernel: KernelLines, argv: list[str]) -> subprocess.Popen[bytes]:
-    """Start `argv` (after the interpreter) on `kernel`, output captured."""
+def start(kernel: KernelLines | None, argv: list[str]) -> subprocess.Popen[bytes]:
+    """Start `argv` (after the interpreter) on `kernel` (None: real lines), output captured."""
     child = subprocess.Popen(
         [sys.executable, *argv],
         cwd=REPO,
@@ -67,7 +75,7 @@ def kill_strays() -> None:
 
 
 def spin(
-    kernel: KernelLines, profile_path: Path, *, guarded: bool = True
+    kernel: KernelLines | None, profile_path: Path, *, guarded: bool = True
 ) -> subprocess.Popen[bytes]:
     argv = ["-m", "tests.dying_motor", str(profile_path)]
     return start(kernel, argv if guarded else [*argv, "--unguarded"])

@@ -60,14 +60,16 @@ class KernelLines:
 
     @contextmanager
     def _locked(self, write: bool) -> Iterator[dict[str, Any]]:
-        with self.path.open("r+") as handle:
-            fcntl.flock(handle, fcntl.LOCK_EX if write else fcntl.LOCK_SH)
-            state = json.loads(handle.read())
+        """The state under a lock on a side file; a write replaces the file whole, so a process
+        killed in the middle of one (the point of these tests) cannot damage the "kernel"."""
+        with self.path.with_suffix(".lock").open("a") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX if write else fcntl.LOCK_SH)
+            state = json.loads(self.path.read_text())
             yield state
             if write:
-                handle.seek(0)
-                handle.truncate()
-                handle.write(json.dumps(state))
+                fresh = self.path.with_suffix(f".{os.getpid()}.tmp")
+                fresh.write_text(json.dumps(state))
+                fresh.replace(self.path)
 
     def claim(self, gpio: int) -> None:
         me = os.getpid()
