@@ -175,10 +175,18 @@ def _safe_off_parser(commands: Any) -> None:
     parser.add_argument(
         "--config", help="take the pin profile from this service config ([launcher] pin_profile)"
     )
+    parser.add_argument(
+        "--record-stop",
+        type=Path,
+        metavar="FILE",
+        help="under systemd (ExecStopPost=): write why the service stopped here for its status",
+    )
     parser.set_defaults(handler=cmd_safe_off)
 
 
 def cmd_safe_off(args: argparse.Namespace) -> int:
+    if args.record_stop is not None:
+        _record_stop(args.record_stop)
     backend = args.backend
     if args.config and backend == "auto":
         backend = _configured_backend(args.config)
@@ -197,6 +205,18 @@ def cmd_safe_off(args: argparse.Namespace) -> int:
     for line in errors:
         print(f"safe-off: error: {line}", file=sys.stderr)
     return 1 if errors else 0
+
+
+def _record_stop(path: Path) -> None:
+    from controller.stops import record_stop
+
+    try:
+        line = record_stop(path)
+    except OSError as error:  # never let the record stop the motor lines going off
+        print(f"safe-off: could not record why the service stopped: {error}", file=sys.stderr)
+        return
+    if line is not None:
+        print(f"safe-off: the service stopped: {line}")
 
 
 def _safe_off_board() -> int:
