@@ -52,8 +52,11 @@ def kernel_env(kernel: KernelLines | None) -> dict[str, str]:
 STARTED: list[subprocess.Popen[bytes]] = []
 
 
-def start(kernel: KernelLines | None, argv: list[str]) -> subprocess.Popen[bytes]:
-    """Start `argv` (after the interpreter) on `kernel` (None: real lines), output captured."""
+def start(
+    kernel: KernelLines | None, argv: list[str], *, session: bool = False
+) -> subprocess.Popen[bytes]:
+    """Start `argv` (after the interpreter) on `kernel` (None: real lines), output captured;
+    with `session`, in a process group of its own (with its guard), as a terminal would."""
     child = subprocess.Popen(
         [sys.executable, *argv],
         cwd=REPO,
@@ -61,6 +64,7 @@ def start(kernel: KernelLines | None, argv: list[str]) -> subprocess.Popen[bytes
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         stdin=subprocess.PIPE,
+        start_new_session=session,
     )
     STARTED.append(child)
     return child
@@ -75,10 +79,10 @@ def kill_strays() -> None:
 
 
 def spin(
-    kernel: KernelLines | None, profile_path: Path, *, guarded: bool = True
+    kernel: KernelLines | None, profile_path: Path, *, guarded: bool = True, session: bool = False
 ) -> subprocess.Popen[bytes]:
     argv = ["-m", "tests.dying_motor", str(profile_path)]
-    return start(kernel, argv if guarded else [*argv, "--unguarded"])
+    return start(kernel, argv if guarded else [*argv, "--unguarded"], session=session)
 
 
 def motor_levels(kernel: KernelLines, profile: PinProfile) -> dict[str, float]:

@@ -10,6 +10,7 @@ which never drives one on.
 from __future__ import annotations
 
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -18,7 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from controller.launcher.guard import FACTORY_ENV, MotorGuard, drive_off, open_guarded
+from controller.launcher.guard import (
+    FACTORY_ENV,
+    GuardUnavailable,
+    MotorGuard,
+    drive_off,
+    open_guarded,
+)
 from controller.launcher.pins import PinProfile
 from tests.dying_motor import (
     kernel_env,
@@ -33,7 +40,7 @@ from tests.dying_motor import (
     wait_for,
     wait_running,
 )
-from tests.kernel_gpio import ENV, SPEC, KernelLines, factory
+from tests.kernel_gpio import ENV, SPEC, KernelFactory, KernelLines
 
 
 @pytest.fixture
@@ -100,6 +107,27 @@ def test_guard_drives_every_motor_line_off_after_sigkill(
     assert wait_for(released), "the guard claims every motor line, then releases it"
 
 
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_guard_outlives_a_signal_to_the_whole_group_and_turns_the_motor_off(
+    kernel: KernelLines, profile_file: tuple[PinProfile, Path], sig: signal.Signals
+) -> None:
+    """Ctrl-C, a closed terminal and ``systemctl stop`` (after the main process died, systemd
+    sends SIGTERM to what is left) reach the guard too: it ignores them and does its job."""
+    profile, path = profile_file
+    child = spin(kernel, path, session=True)
+    wait_running(child, kernel, profile)
+    os.killpg(child.pid, sig)
+    child.wait()
+    assert wait_for(lambda: motor_off(kernel, profile)), motor_levels(kernel, profile)
+
+
+def test_guard_that_cannot_start_stops_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The guard's own pin factory fails (here: no kernel model named): no motor without it."""
+    monkeypatch.delenv(ENV, raising=False)
+    with pytest.raises(GuardUnavailable):
+        MotorGuard([12, 13], SPEC)
+
+
 def test_guard_stands_down_after_a_clean_close(
     kernel: KernelLines, profile_file: tuple[PinProfile, Path], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -117,7 +145,7 @@ def test_guard_stands_down_after_a_clean_close(
     assert motor_off(kernel, profile)
 
 
-def test_guard_waits_for_a_busy_line_and_never_takes_it_from_a_live_owner(
+def test_guard_never_takes_a_line_from_a_live_owner_and_takes_a_dead_ones(
     kernel: KernelLines,
 ) -> None:
     holder = start(
@@ -127,19 +155,14 @@ def test_guard_waits_for_a_busy_line_and_never_takes_it_from_a_live_owner(
          "print('held', flush=True); sys.stdin.read()"],
     )  # fmt: skip
     assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
-    os.environ[ENV] = str(kernel.path)
-    try:
-        pins = factory()
-        outcome = drive_off([12], pins, patience=0.05)
-        assert outcome[12] is not None and "busy" in outcome[12]
-        assert kernel.level(12) == 1.0
-        kill(holder)
-        assert drive_off([12], pins) == {12: None}
-        assert kernel.level(12) == 0.0
-    finally:
-        del os.environ[ENV]
-        if holder.poll() is None:
-            kill(holder)
+    pins = KernelFactory(kernel.path)
+    outcome = drive_off([12], pins, patience=0.05)
+    assert outcome[12] is not None and "busy" in outcome[12]
+    assert kernel.level(12) == 1.0
+    kill(holder)  # dead now: its line keeps its level, and is free to claim
+    assert kernel.level(12) == 1.0
+    assert drive_off([12], pins) == {12: None}
+    assert kernel.level(12) == 0.0
 
 
 def test_guard_process_refuses_a_bad_factory_and_the_launcher_does_not_open(
