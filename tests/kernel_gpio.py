@@ -7,15 +7,17 @@ software PWM dies with the process, leaving the line possibly high (modelled as 
 above zero is "on"). This model keeps every line in a JSON file, under a file lock:
 
 * ``owner``: the pid that claimed the line; a claim while another *live* process owns it fails
-  with ``GPIOPinInUse``, as the kernel answers EBUSY. A dead owner (gone or a zombie) holds
-  nothing.
+  as lgpio fails on the kernel's EBUSY: with its own exception type (``lgpio.error``, neither
+  a gpiozero error nor an OSError). A dead owner (gone or a zombie) holds nothing.
 * ``value``: the last level or duty the owner drove; a line that is an input reads 0 (the motor
   lines have pull-downs).
 * ``history``: every change as ``[monotonic time, pid, gpio, value]``
   (CLOCK_MONOTONIC is one clock for every process).
 
 `KernelPin` writes through to the model, so the launcher, the guard and a test in three
-processes see the same lines. `factory()` builds a pin factory on the file named by
+processes see the same lines. Like gpiozero's lgpio pins it claims its line when it is created,
+and closing it only turns it back into an input: the line is freed when the factory closes (or
+the process dies). `factory()` builds a pin factory on the file named by
 ``$UNO_KERNEL_GPIO``: ``UNO_ATTACK_PIN_FACTORY=tests.kernel_gpio:factory`` puts the gpio
 backend (and its guard) on it.
 """
@@ -31,11 +33,14 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from gpiozero.exc import GPIOPinInUse
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 ENV = "UNO_KERNEL_GPIO"
 SPEC = "tests.kernel_gpio:factory"
+
+
+class LineBusy(Exception):
+    """What lgpio raises for EBUSY: ``lgpio.error("GPIO busy")``, a plain Exception."""
 
 
 def alive(pid: int) -> bool:
@@ -77,7 +82,7 @@ class KernelLines:
             line = state["lines"].setdefault(str(gpio), {"owner": 0, "value": 0.0})
             owner = line["owner"]
             if owner not in (0, me) and alive(owner):
-                raise GPIOPinInUse(f"GPIO{gpio} is busy: process {owner} holds it")
+                raise LineBusy(f"'GPIO busy' (GPIO{gpio} is held by process {owner})")
             line["owner"] = me
 
     def drive(self, gpio: int, value: float) -> None:
@@ -86,13 +91,14 @@ class KernelLines:
             line["value"] = float(value)
             state["history"].append([time.monotonic(), os.getpid(), gpio, float(value)])
 
-    def release(self, gpio: int) -> None:
+    def release_mine(self) -> None:
+        """Free every line this process holds (what closing the GPIO chip does)."""
         with self._locked(write=True) as state:
-            line = state["lines"].get(str(gpio))
-            if line is not None and line["owner"] == os.getpid():
-                line["owner"] = 0
-                if state["strict"]:
-                    line["value"] = 0.0
+            for line in state["lines"].values():
+                if line["owner"] == os.getpid():
+                    line["owner"] = 0
+                    if state["strict"]:
+                        line["value"] = 0.0
 
     def level(self, gpio: int) -> float:
         """What the pin carries now: the owner's drive, or after its death what the kernel kept."""
@@ -116,6 +122,10 @@ class KernelLines:
 class KernelPin(MockPWMPin):  # type: ignore[misc]
     """A mock PWM pin whose claims, levels and release go through the shared `KernelLines`."""
 
+    def __init__(self, factory: KernelFactory, info: Any) -> None:
+        super().__init__(factory, info)
+        self.kernel.claim(self.gpio)  # as LGPIOPin does: the line is ours from here on
+
     @property
     def gpio(self) -> int:
         return int(self.info.name.removeprefix("GPIO"))
@@ -125,7 +135,6 @@ class KernelPin(MockPWMPin):  # type: ignore[misc]
         return self.factory.kernel  # type: ignore[no-any-return]
 
     def _set_function(self, value: str) -> None:
-        self.kernel.claim(self.gpio)
         super()._set_function(value)
         if value == "input":
             self.kernel.drive(self.gpio, 0.0)
@@ -136,20 +145,17 @@ class KernelPin(MockPWMPin):  # type: ignore[misc]
             self.kernel.drive(self.gpio, float(value))
         return changed
 
-    def close(self) -> None:
-        if self.kernel.owner(self.gpio) != os.getpid():  # a claim that failed: nothing to free
-            self.when_changed = None
-            return
-        super().close()
-        self.kernel.release(self.gpio)
-
 
 class KernelFactory(MockFactory):  # type: ignore[misc]
     """Mock pins on the shared kernel model at `path`."""
 
     def __init__(self, path: Path) -> None:
-        super().__init__(pin_class=KernelPin)
         self.kernel = KernelLines(path)
+        super().__init__(pin_class=KernelPin)
+
+    def close(self) -> None:
+        super().close()
+        self.kernel.release_mine()
 
 
 def factory() -> KernelFactory:

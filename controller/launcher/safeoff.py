@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 from gpiozero import DigitalOutputDevice
-from gpiozero.exc import GPIOZeroError
 
 from controller.launcher.pins import PinProfile
 
@@ -22,8 +21,8 @@ def drive_line_off(gpio: int, pin_factory: Any) -> str | None:
     """Claim `gpio` as an output driven low and release it. None if done, else why not."""
     try:
         line = DigitalOutputDevice(gpio, initial_value=False, pin_factory=pin_factory)
-    except (GPIOZeroError, OSError) as error:
-        return f"could not claim the line: {error}"
+    except Exception as error:  # lgpio's own `lgpio.error` ("GPIO busy") is neither a
+        return f"could not claim the line: {error}"  # gpiozero error nor an OSError
     try:
         line.off()
     finally:
