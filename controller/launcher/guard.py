@@ -7,7 +7,8 @@ process can help, so a second process does the job:
 
 * `MotorGuard` starts ``python -m controller.launcher.guard`` *before* the launcher claims its
   pins and waits until it is ready. The guard holds the read end of a pipe whose write end only
-  this process has: the pipe closes when this process is gone, however it went.
+  this process has (it is not inherited across exec, and the app forks no other children): the
+  pipe closes when this process is gone, however it went.
 * On that end of file the guard claims every motor line of the pin profile, drives it low (off
   for every motor driver the pin profiles know) and releases it, through the same pin factory
   and the same code as ``uno-attack safe-off``. While the dead process's lines are still being
@@ -16,7 +17,9 @@ process can help, so a second process does the job:
   pins) sends ``release`` first, and the guard exits without touching a line.
 
 The guard ignores SIGINT, SIGTERM and SIGHUP (Ctrl-C, ``systemctl stop`` and a closed terminal
-reach it together with the process it guards) and only ever drives a line low.
+reach it together with the process it guards) and only ever drives a line low. If the guard
+itself is killed first (a SIGKILL to the whole service), ``dtparam=strict_gpiod`` and systemd's
+``ExecStopPost=`` safe-off remain.
 
 `open_guarded(profile, backend=...)` opens a launcher under a guard wherever its lines outlive
 the process: the ``gpio`` backend. The simulator's mock pins die with the process, and a Pico
