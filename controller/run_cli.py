@@ -18,9 +18,12 @@ from typing import Any
 
 from controller.cli import UsageError
 from controller.config import Config, load_config
-from controller.launcher import LauncherError, open_launcher
+from controller.launcher import LauncherError
 from controller.launcher.errors import PinProfileError as ConfigError
+from controller.launcher.guard import open_guarded
 from controller.sdnotify import Notifier, Watchdog, watchdog_interval
+from controller.stops import FILE as STOP_FILE
+from controller.stops import last_stop
 from controller.store import Store, StoreError
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
@@ -83,7 +86,10 @@ def systemd_hooks(service: TableService, config: Config, url: str) -> Notifier:
     """Tell systemd we are up, keep it informed, and ping its watchdog from the owner loop."""
     notifier = Notifier()
     watchdog = Watchdog(notifier, watchdog_interval())
-    reporter = StatusReporter(notifier, service)
+    stopped = last_stop(config.data_path / STOP_FILE)  # written by ExecStopPost after a crash
+    if stopped:
+        log.warning("restarted: the last run ended badly: %s", stopped)
+    reporter = StatusReporter(notifier, service, f"restarted after: {stopped}; " if stopped else "")
     service.on_tick.extend([watchdog.tick, reporter.tick])
     notifier.ready(f"scoreboard at {url}, launcher {config.launcher.backend}")
     return notifier
@@ -92,12 +98,12 @@ def systemd_hooks(service: TableService, config: Config, url: str) -> Notifier:
 class StatusReporter:
     """A `STATUS=` line for `systemctl status` whenever the table's state says something new."""
 
-    def __init__(self, notifier: Notifier, service: TableService) -> None:
-        self.notifier, self.service = notifier, service
+    def __init__(self, notifier: Notifier, service: TableService, prefix: str = "") -> None:
+        self.notifier, self.service, self.prefix = notifier, service, prefix
         self._last = ""
 
     def tick(self) -> None:
-        line = status_line(self.service.snapshot())
+        line = self.prefix + status_line(self.service.snapshot())
         if line != self._last:
             self._last = line
             self.notifier.status(line)
@@ -167,7 +173,7 @@ class _opened:
         launcher = None
         if config.launcher.backend != "none":
             try:
-                launcher = open_launcher(
+                launcher = open_guarded(  # a guard process stops the motor if this one dies
                     config.launcher.pin_profile, backend=config.launcher.backend
                 )
             except (LauncherError, ValueError, OSError) as error:

@@ -2,18 +2,24 @@
 """Install uno-attack on a Raspberry Pi (Raspberry Pi OS Bookworm or Trixie; Pi 3, 4, 5, Zero 2 W)
 as a systemd service, or remove it. Run by `make install` / `make uninstall` (as root).
 
-    install     copy the app to /opt/uno-attack/app, build /opt/uno-attack/venv with the `pi`
-                extra (lgpio everywhere; RPi.GPIO except on a Pi 5), write a commented config
-                to /etc/uno-attack/config.toml unless one exists, install the unit and the udev
+    install     install the OS's packages the app needs (python3-venv; on a Pi python3-lgpio,
+                so nothing is compiled on the Pi), copy the app to /opt/uno-attack/app, build
+                /opt/uno-attack/venv so that it sees those packages, put
+                `dtparam=strict_gpiod` in the boot config (released GPIO outputs revert to
+                inputs; a reboot applies it), write a commented config to
+                /etc/uno-attack/config.toml unless one exists, install the unit and the udev
                 rule, create the `uno-attack` user, enable and start the service, and print
                 where the tablets find the scoreboard. Run it again to upgrade: the config and
                 the data in /var/lib/uno-attack are kept (the service migrates its database on
                 start, keeping a backup of the old file).
-    uninstall   stop and remove the service, the app and the rules; keep config and data.
+    uninstall   stop and remove the service, the app and the rules; keep config and data
+                (and the boot config line, which only makes the GPIO lines safer).
 
-With `--destdir DIR` (or `DESTDIR=DIR`) only files are written, all under DIR: no user, no venv,
-no apt, no systemctl. That is how packaging and the tests use it. Standard library only: this
-runs before the virtual environment exists.
+What to install follows from the OS release and the Pi model alone (`plan`), so every supported
+combination is tested. With `--destdir DIR` (or `DESTDIR=DIR`) only files are written, all under
+DIR (the boot config too): no user, no venv, no apt, no systemctl; `--release` and `--model`
+say which machine the tree is for. That is how packaging and the tests use it. Standard library
+only: this runs before the virtual environment exists.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import shutil
 import socket
 import subprocess
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 SOURCE = Path(__file__).resolve().parents[1]
@@ -34,14 +41,78 @@ FILES = {  # source path -> installed path
     "systemd/99-uno-launcher.rules": "/etc/udev/rules.d/99-uno-launcher.rules",
 }
 CONFIG = "/etc/uno-attack/config.toml"
+STRICT_GPIOD = "dtparam=strict_gpiod"
+SUPPORTED_RELEASES = ("bookworm", "trixie")
+OLDER_RELEASES = ("buster", "bullseye")  # the boot partition was still mounted on /boot
+SUPPORTED_MODELS = (  # how /proc/device-tree/model starts on each supported board
+    "Raspberry Pi 3",
+    "Raspberry Pi 4",
+    "Raspberry Pi 5",
+    "Raspberry Pi Zero 2 W",
+)
+ANY_PI = "Raspberry Pi"  # a Pi of any supported model (a DESTDIR tree built on another machine)
 SKIP = {".git", ".venv", "data", "test-artifacts", "__pycache__", ".mypy_cache", ".ruff_cache",
         ".pytest_cache", ".hypothesis", "build", "dist"}  # fmt: skip
 
 
+# ---------------------------------------------------------------------- what to install
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the installer does on one machine: a pure function of (OS release, Pi model)."""
+
+    apt: tuple[str, ...]  # Debian packages the app needs
+    system_site_packages: bool  # the venv sees the OS's Python packages (python3-lgpio)
+    boot_config: str | None  # where dtparam=strict_gpiod goes; None off a Pi
+    notes: tuple[str, ...]  # said to the person installing
+
+
+def plan(release: str, model: str) -> Plan:
+    """Decide for Raspberry Pi OS `release` (VERSION_CODENAME) on board `model` (the device
+    tree's model string; empty off a Pi).
+
+    Every Pi gets Debian's python3-lgpio (PyPI's lgpio has no wheel for every Python and ARM
+    flavour these releases ship, and building it needs a compiler and swig) and a venv created
+    with --system-site-packages so it imports it; gpiozero, Flask and the rest are pure Python
+    from PyPI. No other GPIO library: the app only ever uses gpiozero's lgpio pin factory.
+    """
+    notes: list[str] = []
+    if release not in SUPPORTED_RELEASES:
+        notes.append(f"OS release {release or 'unknown'!r} is not tested: use Raspberry Pi OS "
+                     "Bookworm or Trixie")  # fmt: skip
+    if not model.startswith("Raspberry Pi"):
+        notes.append("not a Raspberry Pi: no GPIO packages and no boot config; the launcher "
+                     "runs on its simulator unless [launcher] backend says otherwise")  # fmt: skip
+        return Plan(("python3-venv",), False, None, tuple(notes))
+    if model != ANY_PI and not any(model.startswith(prefix) for prefix in SUPPORTED_MODELS):
+        notes.append(f"{model!r} is not tested: use a Pi 3, 4, 5 or Zero 2 W")
+    boot = "/boot/config.txt" if release in OLDER_RELEASES else "/boot/firmware/config.txt"
+    return Plan(("python3-venv", "python3-lgpio"), True, boot, tuple(notes))
+
+
+def with_strict_gpiod(config: str) -> str | None:
+    """`config` (a config.txt) with dtparam=strict_gpiod added at the end under ``[all]``, or
+    None if it already turns it on (``dtparam=strict_gpiod``, ``=on``, or in a list)."""
+    for line in config.splitlines():
+        key, _, value = line.split("#", 1)[0].strip().partition("=")
+        if key.strip() != "dtparam":
+            continue
+        for param in value.split(","):
+            name, _, setting = param.strip().partition("=")
+            if name.strip() == "strict_gpiod" and setting.strip() in ("", "on", "true", "yes"):
+                return None
+    head = config if config.endswith("\n") or not config else config + "\n"
+    return (head + "\n[all]\n# uno-attack: a released GPIO output reverts to an input (motor "
+            "off) instead of\n# staying driven after the process that owned it dies.\n"
+            f"{STRICT_GPIOD}\n")  # fmt: skip
+
+
 class Installer:
-    def __init__(self, destdir: Path | None, source: Path = SOURCE) -> None:
-        self.destdir, self.source = destdir, source
+    def __init__(self, destdir: Path | None, plan: Plan, source: Path = SOURCE) -> None:
+        self.destdir, self.plan, self.source = destdir, plan, source
         self.real = destdir is None
+        self.reboot = False
 
     def path(self, target: str | Path) -> Path:
         """Where `target` goes: itself, or under the DESTDIR tree."""
@@ -56,18 +127,23 @@ class Installer:
     def install(self) -> None:
         if self.real:
             self.check_root()
-            self.ensure_venv_support()
+            self.ensure_packages()
             self.ensure_user()
         self.copy_app()
         for source, target in FILES.items():
             self.write(target, (self.source / source).read_bytes())
         self.write_config()
+        self.ensure_strict_gpiod()
         if self.real:
             self.build_venv()
             self.start()
             self.show_where()
         else:
             self.say(f"files written under {self.destdir}")
+        for note in self.plan.notes:
+            self.say(f"note: {note}")
+        if self.reboot:
+            self.say(f"REBOOT NEEDED: {STRICT_GPIOD} takes effect after `sudo reboot`")
 
     def copy_app(self) -> None:
         """The project's files into PREFIX/app, replacing an older copy."""
@@ -94,17 +170,41 @@ class Installer:
         if self.real:
             shutil.chown(path, "root", USER)
 
+    def ensure_strict_gpiod(self) -> None:
+        """Released GPIO outputs revert to inputs, so a dead process cannot leave the motor on."""
+        target = self.plan.boot_config
+        if target is None:
+            return
+        path = self.path(target)
+        if path.exists():
+            current = path.read_text(encoding="utf-8")
+        elif self.real:
+            self.say(f"no {target}: add {STRICT_GPIOD} to your boot config by hand")
+            return
+        else:
+            current = ""
+        updated = with_strict_gpiod(current)
+        if updated is None:
+            self.say(f"{target} already has {STRICT_GPIOD}")
+            return
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(updated, encoding="utf-8")
+        self.reboot = True
+        self.say(f"added {STRICT_GPIOD} to {target}")
+
     # ------------------------------------------------------------------ a real machine
 
     def check_root(self) -> None:
         if os.geteuid() != 0:
             raise SystemExit("uno-attack install: run as root (sudo make install)")
 
-    def ensure_venv_support(self) -> None:
-        if _run([sys.executable, "-m", "ensurepip", "--version"], check=False) != 0:
-            self.say("installing python3-venv with apt")
+    def ensure_packages(self) -> None:
+        """The plan's Debian packages, with apt, if any is missing (no apt run otherwise)."""
+        missing = [name for name in self.plan.apt if not _dpkg_installed(name)]
+        if missing:
+            self.say(f"installing {' '.join(missing)} with apt")
             _run(["apt-get", "update", "-q"])
-            _run(["apt-get", "install", "-y", "-q", "python3-venv"])
+            _run(["apt-get", "install", "-y", "-q", *missing])
 
     def ensure_user(self) -> None:
         for group in ("gpio", "dialout"):
@@ -117,14 +217,23 @@ class Installer:
 
     def build_venv(self) -> None:
         venv = PREFIX / "venv"
-        if not (venv / "bin" / "python").exists():
-            _run([sys.executable, "-m", "venv", str(venv)])
-        extra = "pi5" if "Raspberry Pi 5" in board_model() else "pi"
+        see_system = self.plan.system_site_packages
+        command = [sys.executable, "-m", "venv"]
+        if see_system:
+            command.append("--system-site-packages")  # python3-lgpio comes from the OS
+        if (venv / "bin" / "python").exists() and _sees_system(venv) != see_system:
+            command.append("--clear")  # an older install's venv, made the other way
+        elif (venv / "bin" / "python").exists():
+            command = []
+        if command:
+            _run([*command, str(venv)])
         pip = [str(venv / "bin" / "python"), "-m", "pip", "--disable-pip-version-check", "-q"]
-        _run([*pip, "install", "--upgrade", "pip"])
         # Editable, so the app's own files (pin profiles, docs) are read from PREFIX/app.
-        _run([*pip, "install", "--upgrade", "--editable", f"{PREFIX / 'app'}[{extra}]"])
-        self.say(f"virtual environment ready in {venv} (extra: {extra})")
+        # Every dependency is pure Python: nothing is compiled on the Pi.
+        _run([*pip, "install", "--upgrade", "--editable", str(PREFIX / "app")])
+        if "python3-lgpio" in self.plan.apt:
+            _run([str(venv / "bin" / "python"), "-c", "import lgpio"])
+        self.say(f"virtual environment ready in {venv}")
 
     def start(self) -> None:
         _run(["systemctl", "daemon-reload"])
@@ -156,6 +265,8 @@ class Installer:
             _run(["systemctl", "daemon-reload"])
             _run(["udevadm", "control", "--reload-rules"], check=False)
         self.say(f"kept {CONFIG} and /var/lib/uno-attack (delete them to forget everything)")
+        if self.plan.boot_config is not None:
+            self.say(f"kept {STRICT_GPIOD} in {self.plan.boot_config}")
 
 
 def _ignored(directory: str, names: list[str]) -> set[str]:
@@ -167,6 +278,33 @@ def _run(command: list[str], *, check: bool = True) -> int:
     if check and result.returncode != 0:
         raise SystemExit(f"uno-attack install: {' '.join(command)} failed: {result.stderr.strip()}")
     return result.returncode
+
+
+def _dpkg_installed(package: str) -> bool:
+    result = subprocess.run(["dpkg-query", "-W", "-f=${Status}", package],
+                            capture_output=True, text=True)  # fmt: skip
+    return result.returncode == 0 and result.stdout.strip() == "install ok installed"
+
+
+def _sees_system(venv: Path) -> bool:
+    try:
+        config = (venv / "pyvenv.cfg").read_text()
+    except OSError:
+        return False
+    return "include-system-site-packages = true" in config
+
+
+def os_release(path: Path = Path("/etc/os-release")) -> str:
+    """The OS release's code name (``bookworm``, ``trixie``), or "" if unknown."""
+    try:
+        lines = path.read_text(errors="replace").splitlines()
+    except OSError:
+        return ""
+    for line in lines:
+        key, _, value = line.partition("=")
+        if key == "VERSION_CODENAME":
+            return value.strip().strip('"')
+    return ""
 
 
 def board_model(model_file: Path = Path("/proc/device-tree/model")) -> str:
@@ -199,8 +337,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("action", choices=("install", "uninstall"))
     parser.add_argument("--destdir", default=os.environ.get("DESTDIR") or None,
                         help="write files under this tree only (packaging, tests)")  # fmt: skip
+    parser.add_argument("--release", help="OS release code name (default: this machine's)")
+    parser.add_argument("--model", help="Raspberry Pi model (default: this machine's)")
     args = parser.parse_args(argv)
-    installer = Installer(Path(args.destdir).resolve() if args.destdir else None)
+    destdir = Path(args.destdir).resolve() if args.destdir else None
+    release = args.release or os_release()
+    model = args.model if args.model is not None else board_model()
+    if destdir is not None and not model.startswith("Raspberry Pi"):
+        model = ANY_PI  # a tree for a Pi, built elsewhere
+    installer = Installer(destdir, plan(release, model))
     getattr(installer, args.action)()
     return 0
 

@@ -20,7 +20,8 @@ from typing import Any, TextIO
 from controller.cli import UsageError
 from controller.launcher.calibrate import CalibrationFailed, calibrate
 from controller.launcher.errors import BackendUnavailable, PinProfileError
-from controller.launcher.factory import BACKENDS, open_launcher, resolve_backend, sim_pin_factory
+from controller.launcher.factory import BACKENDS, resolve_backend, sim_pin_factory
+from controller.launcher.guard import open_guarded
 from controller.launcher.launcher import Launcher
 from controller.launcher.lifecycle import motor_safe
 from controller.launcher.pins import PinProfile, dump_pin_profile, load_pin_profile
@@ -68,8 +69,8 @@ def _load(profile: str) -> PinProfile:
 
 
 def _open(args: argparse.Namespace, sim: SimOptions | None = None) -> Launcher:
-    try:
-        return open_launcher(_load(args.profile), backend=args.backend, sim=sim)
+    try:  # real motor lines get a guard process that turns them off if this process dies
+        return open_guarded(_load(args.profile), backend=args.backend, sim=sim)
     except BackendUnavailable as error:
         raise UsageError(str(error)) from None
 
@@ -174,10 +175,18 @@ def _safe_off_parser(commands: Any) -> None:
     parser.add_argument(
         "--config", help="take the pin profile from this service config ([launcher] pin_profile)"
     )
+    parser.add_argument(
+        "--record-stop",
+        type=Path,
+        metavar="FILE",
+        help="under systemd (ExecStopPost=): write why the service stopped here for its status",
+    )
     parser.set_defaults(handler=cmd_safe_off)
 
 
 def cmd_safe_off(args: argparse.Namespace) -> int:
+    if args.record_stop is not None:
+        _record_stop(args.record_stop)
     backend = args.backend
     if args.config and backend == "auto":
         backend = _configured_backend(args.config)
@@ -196,6 +205,18 @@ def cmd_safe_off(args: argparse.Namespace) -> int:
     for line in errors:
         print(f"safe-off: error: {line}", file=sys.stderr)
     return 1 if errors else 0
+
+
+def _record_stop(path: Path) -> None:
+    from controller.stops import record_stop
+
+    try:
+        line = record_stop(path)
+    except OSError as error:  # never let the record stop the motor lines going off
+        print(f"safe-off: could not record why the service stopped: {error}", file=sys.stderr)
+        return
+    if line is not None:
+        print(f"safe-off: the service stopped: {line}")
 
 
 def _safe_off_board() -> int:
@@ -306,7 +327,7 @@ def _press_options(args: argparse.Namespace) -> SimOptions:
 def cmd_press(args: argparse.Namespace) -> int:
     policy = _press_policy(args)
     options = _press_options(args)
-    launcher = open_launcher(_load(args.profile), backend="sim", sim=options)
+    launcher = open_guarded(_load(args.profile), backend="sim", sim=options)
     machine = launcher.simulator
     if args.motor_log is not None:
         _log_motor(machine, args.motor_log)

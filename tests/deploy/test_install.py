@@ -19,6 +19,7 @@ EXPECTED = [
     "opt/uno-attack/app/pyproject.toml",
     "opt/uno-attack/app/hardware/hbridge.toml",
     "opt/uno-attack/app/controller/cli.py",
+    "boot/firmware/config.txt",  # dtparam=strict_gpiod: released GPIO outputs revert
 ]
 
 
@@ -106,3 +107,34 @@ def test_udev_rule_names_the_pico_and_the_symlink() -> None:
     rule = (ROOT / "systemd/99-uno-launcher.rules").read_text()
     assert 'ATTRS{idVendor}=="2e8a"' in rule and 'ATTRS{idProduct}=="0005"' in rule
     assert 'SYMLINK+="uno-launcher"' in rule and 'GROUP="dialout"' in rule
+
+
+def test_udev_rule_keeps_modemmanager_off_the_pico() -> None:
+    rules = [ln for ln in (ROOT / "systemd/99-uno-launcher.rules").read_text().splitlines()
+             if ln and not ln.startswith("#")]  # fmt: skip
+    assert rules and all('ENV{ID_MM_DEVICE_IGNORE}="1"' in rule for rule in rules)
+
+
+def _section(unit: str, name: str) -> list[str]:
+    lines, inside = [], False
+    for line in unit.splitlines():
+        if line.startswith("["):
+            inside = line == f"[{name}]"
+        elif inside and line and not line.startswith("#"):
+            lines.append(line)
+    return lines
+
+
+def test_unit_never_stays_down_after_a_crash_loop() -> None:
+    """No start limit (the default gives up after 5 starts in 10 s), a pause between restarts,
+    and only directives Bookworm's systemd 252 knows (RestartSteps= and RestartMaxDelaySec=
+    need 254)."""
+    unit = (ROOT / "systemd/uno-attack.service").read_text()
+    assert "StartLimitIntervalSec=0" in _section(unit, "Unit")
+    service = _section(unit, "Service")
+    assert "Restart=on-failure" in service
+    delay = [ln for ln in service if ln.startswith("RestartSec=")]
+    assert delay and 1 <= int(delay[0].split("=")[1]) <= 30
+    assert not [ln for ln in service if ln.startswith(("RestartSteps=", "RestartMaxDelaySec="))]
+    stop = [ln for ln in service if ln.startswith("ExecStopPost=")]
+    assert stop and "--record-stop /var/lib/uno-attack/" in stop[0]
