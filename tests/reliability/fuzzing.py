@@ -8,6 +8,7 @@ Used by tests/reliability/test_fuzz.py and by the `service.fuzz_5xx` benchmark.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import tempfile
@@ -199,12 +200,11 @@ def setups(draw: st.DrawFn) -> dict[str, Any]:
     return setup
 
 
-def bodies(path: str, legal: list[dict[str, Any]]) -> st.SearchStrategy[Any]:
-    """Bodies for `path`: mostly shaped like what it wants, sometimes anything at all. `legal`
-    are moves the game allows now (so play goes on and reaches deeper)."""
-    moves = st.sampled_from(legal) if legal else actions()
+@functools.cache
+def bodies(path: str) -> st.SearchStrategy[Any]:
+    """Bodies for `path`: mostly shaped like what it wants, sometimes anything at all."""
     shaped: dict[str, st.SearchStrategy[Any]] = {
-        "/api/actions": st.fixed_dictionaries({"action": st.one_of(moves, actions())}),
+        "/api/actions": st.fixed_dictionaries({"action": actions()}),
         "/api/setup": st.fixed_dictionaries({"setup": setups()}),
         "/api/presets": st.fixed_dictionaries(
             {
@@ -256,34 +256,44 @@ def endpoints(app: Flask) -> list[tuple[str, str]]:
     return found
 
 
-@st.composite
-def requests(draw: st.DrawFn, app: Flask, legal: Callable[[], list[dict[str, Any]]]) -> Request:
-    found = endpoints(app)
+def requests(app: Flask, legal: Callable[[], list[dict[str, Any]]]) -> st.SearchStrategy[Request]:
+    """Requests to every endpoint; `legal` gives the moves the game allows now, so that play
+    goes on and the fuzzer reaches deeper than the first refusal."""
     plays = [("POST", path) for path in ("/api/actions", "/api/actions", "/api/undo", "/api/deal")]
-    method, path = draw(st.sampled_from(found + plays * 4))
-    query = draw(st.dictionaries(st.sampled_from(("limit", "last", "x")), wire_text(), max_size=2))
-    headers: dict[str, str] = {}
-    if draw(st.booleans()):
-        fresh = st.uuids().map(str)
-        key = st.one_of(fresh, fresh, fresh, st.sampled_from(("tap-0000001", "k")), wire_text())
-        headers["Idempotency-Key"] = draw(key)
-    if draw(st.integers(0, 9)) == 0:
-        last = st.one_of(st.sampled_from(("0", "1" * 40, "²")), wire_text())
-        headers["Last-Event-ID"] = draw(last)
-    if draw(st.integers(0, 9)) == 0:
-        headers["X-CSRF-Token"] = draw(wire_text())
-    body = None
-    if method == "POST":
-        kind = draw(st.integers(0, 19))
-        if kind == 0:
-            body = draw(st.binary(max_size=40))
-        elif kind == 1:
-            depth = draw(st.integers(30, 1500))
-            body = ("[" * depth + "]" * depth).encode()
-        else:
-            value = draw(bodies(path, legal()))
-            body = json.dumps(value).encode()
-    return Request(draw(st.sampled_from(ROLES)), method, path, query, headers, body)
+    targets = st.sampled_from(endpoints(app) + plays * 4)
+    queries = st.dictionaries(st.sampled_from(("limit", "last", "x")), wire_text(), max_size=2)
+    fresh = st.uuids().map(str)
+    keys = st.one_of(fresh, fresh, fresh, st.sampled_from(("tap-0000001", "k")), wire_text())
+    lasts = st.one_of(st.sampled_from(("0", "1" * 40, "²")), wire_text())
+    roles = st.sampled_from(ROLES)
+
+    @st.composite
+    def one(draw: st.DrawFn) -> Request:
+        method, path = draw(targets)
+        headers: dict[str, str] = {}
+        if draw(st.booleans()):
+            headers["Idempotency-Key"] = draw(keys)
+        if draw(st.integers(0, 9)) == 0:
+            headers["Last-Event-ID"] = draw(lasts)
+        if draw(st.integers(0, 9)) == 0:
+            headers["X-CSRF-Token"] = draw(wire_text())
+        body = None
+        if method == "POST":
+            kind, moves = draw(st.integers(0, 19)), legal()
+            if kind == 0:
+                body = draw(st.binary(max_size=40))
+            elif kind == 1:
+                depth = draw(st.integers(30, 1500))
+                body = ("[" * depth + "]" * depth).encode()
+            elif kind < 8 and path == "/api/actions":  # draws the same whatever the state
+                pick = draw(st.integers(0, 999))
+                move = moves[pick % len(moves)] if moves else {"type": "Pass", "seat": 0}
+                body = json.dumps({"action": move}).encode()
+            else:
+                body = json.dumps(draw(bodies(path))).encode()
+        return Request(draw(roles), method, path, draw(queries), headers, body)
+
+    return one()
 
 
 class Probe:

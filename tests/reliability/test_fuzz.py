@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 
 from .fuzzing import Probe, Request, endpoints
 
-EXAMPLES = int(os.environ.get("UNO_FUZZ_EXAMPLES", "400"))
+EXAMPLES = int(os.environ.get("UNO_FUZZ_EXAMPLES", "1000"))
 
 
 @pytest.fixture(scope="module")
