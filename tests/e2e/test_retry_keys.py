@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import Table, browser, manual_table, open_page  # noqa: F401 - fixtures
+from .conftest import Table, open_page
 
 pytestmark = pytest.mark.browser
 
