@@ -118,7 +118,7 @@ class TableSettings:
         """What a careful operator must fix before the table goes on a shared network."""
         found = []
         if pin_matches(DEFAULT_PIN, self.pin_hash):
-            found.append("the table PIN is still the default 1234: set [table] pin in the config")
+            found.append("the table PIN is still the default one: set [table] pin in the config")
         password = self._config.service.admin_password
         if not password:
             found.append(

@@ -54,7 +54,7 @@ def test_a_tap_whose_answer_is_lost_is_retried_with_its_key(manual_table: Table)
 def test_the_setup_page_warns_of_default_credentials(manual_table: Table) -> None:
     page = manual_table.tablet(unlocked=True)
     open_page(page, "/setup")
-    expect(page.locator("#warnings")).to_contain_text("still the default 1234")
+    expect(page.locator("#warnings")).to_contain_text("still the default one")
     stranger = manual_table.tablet()
     open_page(stranger, "/setup")
     expect(stranger.locator("#warnings")).to_have_count(0)
