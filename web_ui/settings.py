@@ -8,6 +8,7 @@ tablets' cookies, so it is made readable by its owner only (0600) whatever the u
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import hmac
 import os
@@ -47,8 +48,8 @@ def pin_matches(pin: str, stored: str) -> bool:
 
 
 def keep_private(database: Path) -> None:
-    """Make the database (and its WAL files) readable by the service's user only."""
-    for path in (database, Path(f"{database}-wal"), Path(f"{database}-shm")):
+    """Make the database, its WAL files and its backups readable by the service's user only."""
+    for path in database.parent.glob(f"{glob.escape(database.name)}*"):
         try:
             if stat.S_IMODE(path.stat().st_mode) & 0o077:
                 os.chmod(path, 0o600)

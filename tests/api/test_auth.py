@@ -207,6 +207,9 @@ def test_full_width_digits_never_unlock(tablet: Tablet) -> None:
 
 def test_the_database_is_readable_by_its_owner_only(table: TableService) -> None:
     os.chmod(table.store.path, 0o644)
+    backup = table.store.path.with_name("uno-attack.db.v1.bak")
+    backup.write_bytes(b"")
+    os.chmod(backup, 0o644)
     create_app(table, Config(), secret_key="k")
     for path in Path(table.store.path).parent.glob("uno-attack.db*"):
         assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
