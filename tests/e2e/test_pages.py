@@ -151,7 +151,7 @@ def test_api_reference_page(table: Table) -> None:
     page = table.tablet()
     page.click("footer a")
     expect(page.locator("h1")).to_have_text("The scoreboard API")
-    expect(page.locator("table").first).to_contain_text("GET /api/state")
+    expect(page.locator("table", has_text="GET /api/state").first).to_be_visible()
 
 
 def test_setup_changes_the_table_pin_and_locks_other_tablets(table: Table) -> None:
