@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Flask
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from controller.config import Config, ServiceConfig, TableConfig
@@ -108,6 +109,11 @@ HOSTILE_TEXT = (
 
 def text() -> st.SearchStrategy[str]:
     return st.one_of(st.sampled_from(HOSTILE_TEXT), st.sampled_from(CARDS), st.text(max_size=30))
+
+
+def valid_text() -> st.SearchStrategy[str]:
+    """Text a URL can carry (percent-encoded UTF-8): no unpaired surrogates."""
+    return text().filter(lambda t: not any("\ud800" <= c <= "\udfff" for c in t))
 
 
 def wire_text() -> st.SearchStrategy[str]:
@@ -256,12 +262,18 @@ def endpoints(app: Flask) -> list[tuple[str, str]]:
     return found
 
 
-def requests(app: Flask, legal: Callable[[], list[dict[str, Any]]]) -> st.SearchStrategy[Request]:
-    """Requests to every endpoint; `legal` gives the moves the game allows now, so that play
-    goes on and the fuzzer reaches deeper than the first refusal."""
+def requests(
+    app: Flask,
+    legal: Callable[[], list[dict[str, Any]]],
+    target: tuple[str, str] | None = None,
+) -> st.SearchStrategy[Request]:
+    """Requests to `target` (a method and path), or to any endpoint; `legal` gives the moves
+    the game allows now, so that play goes on and the fuzzer reaches deeper than the first
+    refusal."""
     plays = [("POST", path) for path in ("/api/actions", "/api/actions", "/api/undo", "/api/deal")]
-    targets = st.sampled_from(endpoints(app) + plays * 4)
-    queries = st.dictionaries(st.sampled_from(("limit", "last", "x")), wire_text(), max_size=2)
+    targets = st.just(target) if target else st.sampled_from(endpoints(app) + plays * 4)
+    numbers = st.one_of(st.sampled_from(("²", "１", "0", "50", "9" * 5000, "-1")), valid_text())
+    queries = st.dictionaries(st.sampled_from(("limit", "last", "x")), numbers, max_size=2)
     fresh = st.uuids().map(str)
     keys = st.one_of(fresh, fresh, fresh, st.sampled_from(("tap-0000001", "k")), wire_text())
     lasts = st.one_of(st.sampled_from(("0", "1" * 40, "²")), wire_text())
@@ -373,8 +385,19 @@ class Probe:
             moves.append({"type": "TurnUp", "card": "R5"})
         return moves
 
-    def requests(self) -> st.SearchStrategy[Request]:
-        return requests(self.app, self.legal)
+    def requests(self, target: tuple[str, str] | None = None) -> st.SearchStrategy[Request]:
+        return requests(self.app, self.legal, target)
+
+    def fuzz(self, examples: int, target: tuple[str, str] | None = None) -> None:
+        """Send `examples` requests drawn by hypothesis (to `target`, or anywhere)."""
+
+        @settings(max_examples=examples, deadline=None, database=None, derandomize=True,
+                  suppress_health_check=list(HealthCheck))  # fmt: skip
+        @given(self.requests(target))
+        def fuzz(request: Request) -> None:
+            self.send(request)
+
+        fuzz()
 
     def fingerprint(self) -> tuple[Any, ...]:
         """Everything a refused request must leave as it was."""
