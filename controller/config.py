@@ -38,8 +38,8 @@ class TableConfig(Section):
     language: Literal["en", "zh-CN"] = "en"
 
     def check(self) -> None:
-        if not (self.pin.isdigit() and 4 <= len(self.pin) <= 8):
-            raise self.error("pin", "must be 4 to 8 digits")
+        if not (self.pin.isascii() and self.pin.isdigit() and 4 <= len(self.pin) <= 8):
+            raise self.error("pin", "must be 4 to 8 digits (0-9)")
 
 
 @dataclass(frozen=True)

@@ -72,7 +72,6 @@ def run(args: argparse.Namespace) -> int:
         addresses = urls(config)
         for url in addresses:
             print(f"Scoreboard: {url}", flush=True)
-        print(f"Table PIN: {config.table.pin}", flush=True)
         log.info("ready in %.2f s", time.monotonic() - started)
         notifier = systemd_hooks(service, config, addresses[0])
         try:

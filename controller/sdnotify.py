@@ -3,6 +3,9 @@
 `READY=1` once pins, store and HTTP are up; `STATUS=` lines a person reads in
 `systemctl status uno-attack`; `WATCHDOG=1` from the table's owner loop itself, so a wedged loop
 stops the pings and systemd restarts the service. Everything is a no-op outside systemd.
+
+Every line sent is one printable line: a player's name in a status can never start a line of
+its own (`WATCHDOG=trigger` would restart the service).
 """
 
 from __future__ import annotations
@@ -34,7 +37,7 @@ class Notifier:
         if self._socket is None:
             return
         with contextlib.suppress(OSError):  # systemd went away: nothing useful to do
-            self._socket.sendto("\n".join(lines).encode(), self.address)
+            self._socket.sendto("\n".join(map(one_line, lines)).encode(), self.address)
 
     def ready(self, status: str) -> None:
         self.send("READY=1", f"STATUS={status}")
@@ -49,6 +52,17 @@ class Notifier:
         if self._socket is not None:
             self._socket.close()
             self._socket = None
+
+
+STATUS_LENGTH = 200
+
+
+def one_line(text: str) -> str:
+    """`text` as one printable line of valid UTF-8: line breaks, controls and invisible or
+    unpaired characters become spaces; at most 200 characters."""
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    printable = "".join(char if char.isprintable() else " " for char in text)
+    return printable[:STATUS_LENGTH]
 
 
 def watchdog_interval(environ: Mapping[str, str] = os.environ) -> float | None:

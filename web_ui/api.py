@@ -1,12 +1,14 @@
 """The JSON API: the table's state, and one endpoint per kind of control action.
 
-Every POST takes a JSON object; an optional `key` (or `Idempotency-Key` header) makes a retry
-or a double tap apply once. Answers are `{"seq", "events", "state"}`; refusals are 400 (bad
-input) or 409 (the rules say no), with `{"error": reason}`.
+Every POST takes a JSON object (at most 32 levels deep, valid Unicode); an optional `key` (or
+`Idempotency-Key` header) makes a retry or a double tap apply once. Answers are
+`{"seq", "events", "state"}`; refusals are 400 (bad input), 403 (a missing right) or 409 (the
+rules say no, or a key reused for another command), with `{"error": reason}`.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, session
@@ -17,7 +19,7 @@ from controller.launcher.policy import PROFILES
 from controller.preset_store import presets, save_preset
 from controller.sections import ConfigError
 from controller.store import Record
-from controller.table.codec import BadRequest
+from controller.table.codec import BadRequest, clean_name, clean_names, whole_number
 from controller.table.service import TableService
 
 from . import security
@@ -30,19 +32,64 @@ def service() -> TableService:
     return current_app.extensions["table"]  # type: ignore[no-any-return]
 
 
+MAX_DEPTH = 32
+
+
 def body() -> dict[str, Any]:
-    data = request.get_json(silent=True)
+    """The request's JSON object, checked: not too deep, no unpaired surrogates."""
+    if not request.is_json:
+        raise BadRequest("send a JSON object (Content-Type: application/json)")
+    try:
+        data = json.loads(request.get_data(cache=True))
+    except RecursionError:
+        raise BadRequest(f"JSON nested deeper than {MAX_DEPTH} levels") from None
+    except ValueError as error:  # not JSON, or not UTF-8
+        raise BadRequest(f"not valid JSON: {error}") from None
     if not isinstance(data, dict):
         raise BadRequest("send a JSON object")
+    _check_json(data)
     return data
 
 
+def _check_json(data: object) -> None:
+    """Walk the document without recursion: refuse deep nesting and text that is not valid
+    Unicode (a lone surrogate would break every later answer that shows it)."""
+    pending: list[tuple[object, int]] = [(data, 1)]
+    while pending:
+        value, depth = pending.pop()
+        if depth > MAX_DEPTH:
+            raise BadRequest(f"JSON nested deeper than {MAX_DEPTH} levels")
+        if isinstance(value, str) and not _valid_text(value):
+            raise BadRequest("text must be valid Unicode (no unpaired surrogates)")
+        if isinstance(value, dict):
+            pending += [(k, depth) for k in value] + [(v, depth + 1) for v in value.values()]
+        elif isinstance(value, list):
+            pending += [(item, depth + 1) for item in value]
+
+
+def _valid_text(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def idempotency_key(data: dict[str, Any]) -> str | None:
+    """The tap's key: 8 to 80 printable ASCII characters, or None."""
+    key = data.get("key", request.headers.get("Idempotency-Key"))
+    if key is None:
+        return None
+    if not isinstance(key, str) or not (
+        key.isascii() and key.isprintable() and 8 <= len(key) <= 80
+    ):
+        raise BadRequest("key must be 8 to 80 printable ASCII characters")
+    return key
+
+
 def run(command: dict[str, Any], data: dict[str, Any]) -> ResponseReturnValue:
-    key = data.get("key") or request.headers.get("Idempotency-Key")
-    if key is not None and (not isinstance(key, str) or not 8 <= len(key) <= 80):
-        raise BadRequest("key must be 8 to 80 characters")
-    actor = f"tablet:{session.get('device', '?')}"
-    record: Record = service().submit(command, actor=actor, idem_key=key)
+    key = idempotency_key(data)
+    record: Record = service().submit(command, actor=security.actor(), idem_key=key)
     return jsonify(seq=record.seq, events=record.events, state=service().snapshot())
 
 
@@ -54,26 +101,28 @@ def state() -> ResponseReturnValue:
 @bp.get("/history")
 def history() -> ResponseReturnValue:
     """The current match's latest records: `?limit=` (1-200, default 50)."""
-    raw = request.args.get("limit", "50")
-    if not raw.isdigit() or not 1 <= int(raw) <= 200:
+    limit = whole_number(request.args.get("limit", "50"), "limit", 200)
+    if limit < 1:
         raise BadRequest("limit must be a whole number from 1 to 200")
-    return jsonify(records=service().history(int(raw)))
+    return jsonify(records=service().history(limit))
 
 
 @bp.get("/session")
 def session_info() -> ResponseReturnValue:
+    mine = security.grant()
     return jsonify(
         unlocked=security.unlocked(),
         admin=security.is_admin(),
         csrf=security.csrf_token(),
         language=session.get("language", security.settings().language),
+        tablet={"id": mine.id, "name": mine.name} if mine else None,
     )
 
 
 @bp.post("/session/pin")
 def enter_pin() -> ResponseReturnValue:
     pin = body().get("pin")
-    if not isinstance(pin, str):
+    if not isinstance(pin, str) or len(pin) > 80:
         raise BadRequest("send the PIN as text")
     security.try_pin(pin)
     return jsonify(unlocked=True)
@@ -82,8 +131,8 @@ def enter_pin() -> ResponseReturnValue:
 @bp.post("/session/admin")
 def admin_login() -> ResponseReturnValue:
     password = body().get("password")
-    if not isinstance(password, str):
-        raise BadRequest("send the password as text")
+    if not isinstance(password, str) or len(password) > 200:
+        raise BadRequest("send the password as text (at most 200 characters)")
     security.try_admin(password)
     return jsonify(admin=True)
 
@@ -97,8 +146,19 @@ def set_language() -> ResponseReturnValue:
     return jsonify(language=language)
 
 
-@bp.post("/settings/pin")
+@bp.post("/session/name")
 @security.needs_pin
+def name_tablet() -> ResponseReturnValue:
+    """Name this tablet ("Kitchen"): the event log names it beside its id."""
+    name = clean_name(body().get("name"), "the tablet's name")
+    security.name_tablet(name)
+    mine = security.grant()
+    assert mine is not None  # unlocked tablets have a grant
+    return jsonify(tablet={"id": mine.id, "name": mine.name})
+
+
+@bp.post("/settings/pin")
+@security.needs_admin
 def change_pin() -> ResponseReturnValue:
     """A new table PIN; every other tablet must enter it again."""
     security.change_pin(body().get("pin"))
@@ -106,7 +166,7 @@ def change_pin() -> ResponseReturnValue:
 
 
 @bp.post("/settings/language")
-@security.needs_pin
+@security.needs_admin
 def table_language() -> ResponseReturnValue:
     """The language tablets start in (each tablet may still switch its own)."""
     security.settings().set_language(body().get("language"))
@@ -143,6 +203,7 @@ def save_table_preset() -> ResponseReturnValue:
     name, game, options = data.get("name"), data.get("game", "attack"), data.get("options", {})
     if not isinstance(name, str) or not isinstance(game, str) or not isinstance(options, dict):
         raise BadRequest("send a name, a game and an object of options")
+    name = clean_name(name, "the preset's name", 40)
     try:
         preset = save_preset(current_app.config["PRESETS_DIR"], name, game, options)
     except ConfigError as error:
@@ -154,7 +215,10 @@ def save_table_preset() -> ResponseReturnValue:
 @security.needs_pin
 def setup() -> ResponseReturnValue:
     data = body()
-    return run({"type": "setup", "setup": data.get("setup")}, data)
+    setup = data.get("setup")
+    if isinstance(setup, dict):
+        setup = setup | {"players": clean_names(setup.get("players"))}
+    return run({"type": "setup", "setup": setup}, data)
 
 
 @bp.post("/deal")

@@ -1,5 +1,6 @@
-"""Domain errors to HTTP, in one place: bad input → 400, a refused action → 409, both with the
-reason as JSON (`{"error": "..."}`), so a tablet can show it."""
+"""Domain errors to HTTP, in one place: bad input → 400, a refused action → 409, a missing
+right → 403, too many wrong guesses → 429 (with `Retry-After`), all with the reason as JSON
+(`{"error": "..."}`), so a tablet can show it."""
 
 from __future__ import annotations
 
@@ -16,7 +17,11 @@ class Forbidden(Exception):
 
 
 class TooMany(Exception):
-    """Too many wrong PINs from this device (HTTP 429)."""
+    """Too many wrong PINs or passwords lately (HTTP 429): wait `retry_after` seconds."""
+
+    def __init__(self, reason: str, retry_after: int = 1) -> None:
+        super().__init__(reason)
+        self.retry_after = retry_after
 
 
 def register(app: Flask) -> None:
@@ -31,7 +36,8 @@ def register(app: Flask) -> None:
 
     def reply(error: Exception) -> ResponseReturnValue:
         status = next(code for kind, code in statuses.items() if isinstance(error, kind))
-        return jsonify(error=str(error)), status
+        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
+        return jsonify(error=str(error)), status, headers
 
     for kind in statuses:
         app.register_error_handler(kind, reply)

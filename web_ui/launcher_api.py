@@ -1,14 +1,48 @@
-"""Launcher controls for the tablets: a virtual press (demo), clearing a fault, dealing."""
+"""Launcher controls for the tablets: a virtual press (demo), clearing a fault, dealing.
+
+Players clear a jam, reload and deal; pressing the button of the simulated launcher is a
+player's tap too, but a test press on a real launcher is a hardware test: the admin's.
+A press carries the tap's key like every command: a double tap or a retry presses once.
+"""
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify
+import threading
+from collections import OrderedDict
+
+from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
+from controller.engine import IllegalAction
+
 from . import security
-from .api import service
+from .api import body, idempotency_key, service
+from .errors import Forbidden
 
 bp = Blueprint("launcher_api", __name__, url_prefix="/api/launcher")
+
+REMEMBERED = 256  # press keys kept (a retry comes within seconds)
+
+
+class PressKeys:
+    """The keys of recent presses: a key seen before is a double tap or a retry."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._keys: OrderedDict[str, None] = OrderedDict()
+
+    def first(self, key: str) -> bool:
+        with self._lock:
+            if key in self._keys:
+                return False
+            self._keys[key] = None
+            while len(self._keys) > REMEMBERED:
+                self._keys.popitem(last=False)
+            return True
+
+    def forget(self, key: str) -> None:
+        with self._lock:
+            self._keys.pop(key, None)
 
 
 @bp.get("")
@@ -19,7 +53,21 @@ def status() -> ResponseReturnValue:
 @bp.post("/press")
 @security.needs_pin
 def press() -> ResponseReturnValue:
-    service().virtual_press()
+    table = service()
+    if table.launcher is None:
+        raise IllegalAction("this table has no launcher")
+    if getattr(table.launcher, "simulator", None) is None and not security.is_admin():
+        raise Forbidden("a test press on a real launcher is the admin's: log in on the admin page")
+    key = idempotency_key(body())
+    keys: PressKeys = current_app.extensions.setdefault("press_keys", PressKeys())
+    if key is not None and not keys.first(key):
+        return jsonify(pressed=True, repeated=True)
+    try:
+        table.virtual_press()
+    except Exception:
+        if key is not None:
+            keys.forget(key)
+        raise
     return jsonify(pressed=True)
 
 

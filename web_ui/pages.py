@@ -93,7 +93,8 @@ def setup() -> ResponseReturnValue:
     gets the options and presets from the API; the page adds the section titles and which
     options belong to which match format."""
     sections = SECTIONS.get(language(), SECTIONS["en"])
-    data = page_data(state=table().snapshot(), sections=sections, formats=format_guide())
+    data = page_data(state=table().snapshot(), sections=sections, formats=format_guide(),
+                     warnings=operator_warnings())  # fmt: skip
     return page(
         "setup.html",
         data=data,
@@ -106,7 +107,14 @@ def setup() -> ResponseReturnValue:
 @bp.get("/admin")
 def admin() -> ResponseReturnValue:
     """Launcher status and controls (needs the admin password: else its form)."""
-    return page("admin.html", data=page_data(), script="admin")
+    return page("admin.html", data=page_data(warnings=operator_warnings()), script="admin")
+
+
+def operator_warnings() -> list[str]:
+    """Default or weak credentials, for the tablets that may act on them (not the demo's)."""
+    if current_app.extensions.get("demo") is not None or not security.unlocked():
+        return []
+    return security.settings().warnings()
 
 
 @bp.get("/help/api")
@@ -121,7 +129,7 @@ def api_help() -> ResponseReturnValue:
 
 @bp.post("/session/lock")
 def lock() -> ResponseReturnValue:
-    """Lock this tablet again: it forgets the PIN (and admin login) until entered anew."""
-    session.pop("pin", None)
-    session.pop("admin", None)
+    """Lock this tablet again: it forgets the PIN (and admin login) until entered anew, and
+    so does any copy of its cookie."""
+    security.lock()
     return jsonify(unlocked=False)

@@ -1,62 +1,233 @@
 """Who may do what.
 
-Anyone on the network may read the scoreboard. Every control action needs the table PIN,
-entered once per tablet and then remembered in a signed session cookie; the hardware and
-config pages need the admin password from the config file. Every state-changing request carries
-the session's CSRF token (header `X-CSRF-Token`). Wrong PINs are rate-limited per address.
-Neither the PIN nor the password is ever logged.
+Anyone on the network may read the scoreboard. Two roles may change things:
+
+- a **player** (a tablet unlocked with the table PIN) plays, sets up a match, saves presets,
+  clears a jam and reloads the launcher;
+- the **admin** (a tablet logged in with the config's `admin_password`) may also change the
+  PIN and the table's settings and run hardware tests on a real launcher.
+
+A tablet's rights live on the server (`Tablets`), found by a secret token in its signed
+session cookie. A grant holds the PIN's epoch and the admin password's epoch: a new PIN or a
+new (or removed) password revokes it, and "Lock" throws the token away, so a copied cookie
+stops working too. Every state-changing request carries the session's CSRF token (header
+`X-CSRF-Token`). Neither the PIN nor the password is ever logged.
+
+Guessing: wrong PINs (and passwords) are counted across every address, with exponential
+back-off (`Backoff`), so any number of addresses together gets a handful of guesses an hour.
+A tablet that was unlocked before has its own count: an attacker can neither spend its budget
+nor lock it out, and tablets that are unlocked never need the PIN at all.
 """
 
 from __future__ import annotations
 
+import hashlib
 import hmac
+import json
+import logging
 import secrets
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import asdict, dataclass, replace
 from functools import wraps
 from typing import Any, TypeVar
 
 from flask import Flask, current_app, request, session
 
+from controller.store import Store
+
 from .errors import Forbidden, TooMany
 from .settings import TableSettings
 
 F = TypeVar("F", bound=Callable[..., Any])
+log = logging.getLogger("uno-attack")
 
-ATTEMPTS = 5  # wrong PINs allowed per address...
-WINDOW = 300.0  # ...within this many seconds
+FREE = 5  # wrong guesses before any wait...
+FIRST_WAIT = 2.0  # ...then this many seconds, doubling with every further wrong guess...
+LONGEST_WAIT = 900.0  # ...up to one guess every 15 minutes
+FORGET = 24 * 3600.0  # a day without a wrong guess forgets them
+TABLETS = 200  # tablets remembered (the oldest without rights are forgotten first)
 
 
-class PinGuard:
-    """Counts wrong PINs per client address."""
+class Backoff:
+    """Wrong guesses and the wait they impose. Every evaluation counts as wrong until it
+    proves right, so concurrent guesses cannot slip through together."""
 
-    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float]) -> None:
+        self._clock = clock
+        self.failures = 0
+        self._last = -float("inf")
+
+    def wait(self) -> float:
+        """Seconds before the next guess may be evaluated (0: now)."""
+        now = self._clock()
+        if now - self._last >= FORGET:
+            self.failures = 0
+        if self.failures < FREE:
+            return 0.0
+        delay = min(FIRST_WAIT * 2.0 ** (self.failures - FREE), LONGEST_WAIT)
+        return max(0.0, self._last + delay - now)
+
+    def reserve(self) -> None:
+        self.failures += 1
+        self._last = self._clock()
+
+    def reset(self) -> None:
+        self.failures = 0
+
+
+class Guard:
+    """Guesses of one secret (the PIN, or the admin password): one budget for every tablet
+    never unlocked before, whatever its address, and one per tablet that was."""
+
+    def __init__(self, what: str, clock: Callable[[], float] = time.monotonic) -> None:
+        self.what = what
         self._clock = clock
         self._lock = threading.Lock()
-        self._failures: dict[str, list[float]] = {}
+        self._strangers = Backoff(clock)
+        self._known: dict[str, Backoff] = {}
 
-    def check(self, address: str) -> None:
+    def evaluate(self, tablet: str | None, check: Callable[[], bool]) -> bool:
+        """Run `check` (is the guess right?) if the budget allows; else raise TooMany."""
         with self._lock:
-            recent = self._recent(address)
-        if len(recent) >= ATTEMPTS:
-            wait = int(WINDOW - (self._clock() - recent[0])) + 1
-            raise TooMany(f"too many wrong PINs: try again in {wait} s")
+            backoff = self._backoff(tablet)
+            wait = backoff.wait()
+            if wait > 0:
+                raise TooMany(f"too many wrong {self.what}s: try again in {int(wait) + 1} s",
+                              retry_after=int(wait) + 1)  # fmt: skip
+            backoff.reserve()
+        right = check()
+        if right:
+            with self._lock:
+                backoff.reset()
+        return right
 
-    def failed(self, address: str) -> None:
+    def _backoff(self, tablet: str | None) -> Backoff:
+        if tablet is None:
+            return self._strangers
+        if tablet not in self._known and len(self._known) >= TABLETS:
+            self._known.pop(next(iter(self._known)))
+        return self._known.setdefault(tablet, Backoff(self._clock))
+
+
+# ------------------------------------------------------------------ tablets and their grants
+
+
+@dataclass(frozen=True)
+class Grant:
+    """One tablet's rights, kept server-side. `pin` and `admin` are the epochs it was
+    granted under (None: not granted)."""
+
+    id: str
+    name: str = ""
+    pin: str | None = None
+    admin: str | None = None
+    since: float = 0.0
+
+    @property
+    def actor(self) -> str:
+        """How the event log names this tablet."""
+        return f"tablet:{self.id}" + (f" {self.name}" if self.name else "")
+
+
+class Tablets:
+    """Every tablet unlocked on this table, by (a hash of) the token in its cookie; kept in
+    the store's settings so tablets stay unlocked across restarts."""
+
+    KEY = "tablets"
+
+    def __init__(self, store: Store) -> None:
+        self._store = store
+        self._lock = threading.Lock()
+        self._grants = self._load()
+
+    def _load(self) -> dict[str, Grant]:
+        try:
+            data = json.loads(self._store.setting(self.KEY) or "{}")
+            return {str(k): Grant(**v) for k, v in data.items()}
+        except (ValueError, TypeError, AttributeError):
+            log.warning("the remembered tablets were unreadable: every tablet must unlock again")
+            return {}
+
+    def get(self, token: object) -> Grant | None:
+        if not isinstance(token, str):
+            return None
+        return self._grants.get(_digest(token))
+
+    def put(self, token: str | None, **changes: Any) -> str:
+        """Give the tablet holding `token` (a new tablet if None or unknown) these rights;
+        returns its token."""
         with self._lock:
-            self._failures[address] = [*self._recent(address), self._clock()]
+            old = self.get(token)
+            if old is None or token is None:
+                token, old = secrets.token_urlsafe(24), Grant(id=secrets.token_hex(3))
+            self._grants[_digest(token)] = replace(old, since=time.time(), **changes)
+            self._save()
+        return token
 
-    def _recent(self, address: str) -> list[float]:
-        now = self._clock()
-        return [t for t in self._failures.get(address, []) if now - t < WINDOW]
+    def revoke(self, token: object) -> str | None:
+        """Lock: the tablet keeps its id and name under a new token, with no rights; the old
+        token (and any copy of the cookie) is worth nothing from now on."""
+        with self._lock:
+            old = self._grants.pop(_digest(token), None) if isinstance(token, str) else None
+            if old is None:
+                return None
+            fresh = secrets.token_urlsafe(24)
+            self._grants[_digest(fresh)] = replace(old, pin=None, admin=None, since=time.time())
+            self._save()
+        return fresh
+
+    def _save(self) -> None:
+        while len(self._grants) > TABLETS:
+            oldest = min(self._grants, key=lambda k: (self._grants[k].pin is not None,
+                                                     self._grants[k].since))  # fmt: skip
+            del self._grants[oldest]
+        self._store.set_setting(
+            self.KEY, json.dumps({k: asdict(v) for k, v in self._grants.items()})
+        )
+
+
+def _digest(token: str) -> str:
+    return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+# ------------------------------------------------------------------ the request's tablet
+
+
+def settings() -> TableSettings:
+    return current_app.extensions["settings"]  # type: ignore[no-any-return]
+
+
+def tablets() -> Tablets:
+    return current_app.extensions["tablets"]  # type: ignore[no-any-return]
+
+
+def grant() -> Grant | None:
+    """This request's tablet, if it was ever unlocked here."""
+    return tablets().get(session.get("tablet"))
+
+
+def is_admin() -> bool:
+    mine, epoch = grant(), settings().admin_epoch
+    return mine is not None and epoch is not None and mine.admin == epoch
+
+
+def unlocked() -> bool:
+    mine = grant()
+    return mine is not None and (mine.pin == settings().epoch or is_admin())
+
+
+def actor() -> str:
+    mine = grant()
+    return mine.actor if mine else "tablet:?"
 
 
 def csrf_token() -> str:
     token = session.get("csrf")
-    if not token:
+    if not isinstance(token, str) or not token:
         token = session["csrf"] = secrets.token_urlsafe(24)
-    return str(token)
+    return token
 
 
 def check_csrf() -> None:
@@ -65,23 +236,15 @@ def check_csrf() -> None:
         return
     sent = request.headers.get("X-CSRF-Token") or request.form.get("csrf", "")
     token = session.get("csrf")
-    if not token or not hmac.compare_digest(str(token), sent):
+    if not isinstance(token, str) or not hmac.compare_digest(
+        token.encode(), sent.encode("utf-8", "replace")
+    ):
         raise Forbidden("missing or stale CSRF token: reload the page")
 
 
-def settings() -> TableSettings:
-    return current_app.extensions["settings"]  # type: ignore[no-any-return]
-
-
-def unlocked() -> bool:
-    return bool(session.get("pin") == settings().epoch)
-
-
-def is_admin() -> bool:
-    return bool(session.get("admin") == settings().epoch)
-
-
 def needs_pin(view: F) -> F:
+    """A player's action: the table PIN (or the admin password) unlocked this tablet."""
+
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         if not unlocked():
@@ -91,39 +254,69 @@ def needs_pin(view: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
+def needs_admin(view: F) -> F:
+    """The admin's action: this tablet logged in with the current admin password."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        if not is_admin():
+            raise Forbidden("only the admin may do this: log in on the admin page")
+        return view(*args, **kwargs)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _known_id() -> str | None:
+    mine = grant()
+    return mine.id if mine else None
+
+
 def try_pin(pin: str) -> None:
-    guard: PinGuard = current_app.extensions["pin_guard"]
-    address = request.remote_addr or "?"
-    guard.check(address)
-    if not settings().matches(pin):
-        guard.failed(address)
+    guard: Guard = current_app.extensions["pin_guard"]
+    if not guard.evaluate(_known_id(), lambda: settings().matches(pin)):
         raise Forbidden("wrong PIN")
-    session["pin"] = settings().epoch
-    session.permanent = True
+    _grant(pin=settings().epoch)
+
+
+def try_admin(password: str) -> None:
+    if settings().admin_epoch is None:
+        raise Forbidden("no admin password is set: add service.admin_password to the config")
+    guard: Guard = current_app.extensions["password_guard"]
+    if not guard.evaluate(_known_id(), lambda: settings().password_matches(password)):
+        raise Forbidden("wrong password")
+    _grant(pin=settings().epoch, admin=settings().admin_epoch)
 
 
 def change_pin(pin: object) -> None:
     """A new table PIN: this tablet stays unlocked, every other one must enter it."""
     settings().change_pin(pin)
-    session["pin"] = settings().epoch
-    if session.get("admin"):
-        session["admin"] = settings().epoch
+    _grant(pin=settings().epoch)
 
 
-def try_admin(password: str) -> None:
-    guard: PinGuard = current_app.extensions["pin_guard"]
-    address = request.remote_addr or "?"
-    guard.check(address)
-    expected = current_app.config["ADMIN_PASSWORD"]
-    if not expected:
-        raise Forbidden("no admin password is set: add service.admin_password to the config")
-    if not hmac.compare_digest(password.encode(), expected.encode()):
-        guard.failed(address)
-        raise Forbidden("wrong password")
-    session["admin"] = session["pin"] = settings().epoch
+def name_tablet(name: str) -> None:
+    _grant(name=name)
+
+
+def lock() -> None:
+    """This tablet forgets the PIN and the admin login, and so does any copy of its cookie."""
+    fresh = tablets().revoke(session.get("tablet"))
+    if fresh is None:
+        session.pop("tablet", None)
+    else:
+        session["tablet"] = fresh
+
+
+def _grant(**changes: Any) -> None:
+    session["tablet"] = tablets().put(session.get("tablet"), **changes)
+    session.permanent = True
 
 
 def install(app: Flask) -> None:
-    app.extensions["pin_guard"] = PinGuard()
+    app.extensions["pin_guard"] = Guard("PIN")
+    app.extensions["password_guard"] = Guard("password")
+    app.extensions["tablets"] = Tablets(app.extensions["table"].store)
     app.before_request(check_csrf)
     app.jinja_env.globals["csrf_token"] = csrf_token
+    if app.extensions.get("demo") is None:
+        for warning in app.extensions["settings"].warnings():
+            log.warning("%s", warning)

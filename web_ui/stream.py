@@ -15,6 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
+from controller.table.codec import whole_number
 from controller.table.hub import Message, Subscription
 from controller.table.service import TableService
 
@@ -26,7 +27,8 @@ HEARTBEAT = 10.0
 def frame(message: Message) -> str:
     lines = [] if message.seq is None else [f"id: {message.seq}"]
     lines.append(f"event: {message.event}")
-    lines.append("data: " + json.dumps(message.data, ensure_ascii=False, separators=(",", ":")))
+    # ASCII escapes: stored text that is not valid Unicode (an old lone surrogate) still streams.
+    lines.append("data: " + json.dumps(message.data, separators=(",", ":")))
     return "\n".join(lines) + "\n\n"
 
 
@@ -46,7 +48,7 @@ def events() -> Response:
 
 def _last_event_id() -> int | None:
     raw = request.headers.get("Last-Event-ID") or request.args.get("last", "")
-    return int(raw) if raw.isdigit() else None
+    return whole_number(raw, "Last-Event-ID (or ?last=)", 2**63 - 1) if raw else None
 
 
 def _stream(

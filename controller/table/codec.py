@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import typing
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -96,3 +97,53 @@ def action_to_dict(action: Action) -> dict[str, Any]:
 
 def events_to_dicts(events: list[Event]) -> list[dict[str, Any]]:
     return [to_dict(event) for event in events]
+
+
+# ---------------------------------------------------------------- names and numbers from people
+
+NAME_LENGTH = 24
+_HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+"""Unicode categories no name may hold: controls, format characters (bidi overrides, zero-width
+spaces and joiners), lone surrogates, private-use and unassigned code points, line breaks."""
+
+
+def clean_name(text: object, what: str = "a name", length: int = NAME_LENGTH) -> str:
+    """A name a person typed, as it will be kept and shown: NFC, trimmed, 1 to 24 characters,
+    every character visible (no controls, bidi overrides, zero-width or unpaired characters)."""
+    if not isinstance(text, str):
+        raise BadRequest(f"{what} must be text")
+    name = unicodedata.normalize("NFC", text).strip()
+    if any(unicodedata.category(char) in _HIDDEN for char in name):
+        raise BadRequest(f"{what} may not hold control, invisible or direction characters")
+    if not 1 <= len(name) <= length:
+        raise BadRequest(f"{what} must be 1 to {length} characters")
+    return name
+
+
+def name_key(name: str) -> str:
+    """What two names must not share: `Ann`, `ANN` and full-width `Ａｎｎ` are the same name."""
+    return unicodedata.normalize("NFKC", name).casefold()
+
+
+def clean_names(names: object) -> list[str]:
+    """The players' names of a set-up: each cleaned, no two the same after normalisation."""
+    if not isinstance(names, list):
+        raise BadRequest("players must be a list of names")
+    if len(names) > 10:
+        raise BadRequest(f"a table has 2 to 10 players, not {len(names)}")
+    cleaned = [clean_name(name, f"player {seat + 1}'s name") for seat, name in enumerate(names)]
+    if len({name_key(name) for name in cleaned}) != len(cleaned):
+        raise BadRequest("two players have the same name")
+    return cleaned
+
+
+def whole_number(raw: str, what: str, maximum: int) -> int:
+    """A query parameter or header that must be a whole number from 0 to `maximum`, written in
+    ASCII digits (`²` and full-width digits are refused, and so are numbers too long to be a
+    sequence number)."""
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > len(str(maximum)):
+        raise BadRequest(f"{what} must be a whole number from 0 to {maximum}")
+    value = int(raw)
+    if value > maximum:
+        raise BadRequest(f"{what} must be a whole number from 0 to {maximum}")
+    return value

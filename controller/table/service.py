@@ -81,6 +81,8 @@ class TableService:
         self._inbox: queue.Queue[_Job | None] = queue.Queue()
         self._snapshot: dict[str, Any] = {}
         self._seq = 0
+        self._match_seq: int = 0  # the current match's setup record: its seq and stored key
+        self._match_key: str | None = None
         self._stopping = threading.Event()
         self._finger = threading.Lock()
         self._shown_colour: str | None = None
@@ -172,9 +174,10 @@ class TableService:
 
     def _execute(self, command: dict[str, Any], actor: str, idem_key: str | None) -> Record:
         if idem_key is not None:
-            done = self.store.find(self.table_id, idem_key)
+            done = self._done_before(command, idem_key)
             if done is not None:
                 return done
+            idem_key = f"m{self._match_seq}:{idem_key}"
         kind = command.get("type")
         if kind == "setup":
             return self._setup(command, actor, idem_key)
@@ -185,16 +188,46 @@ class TableService:
         events = self.session.apply(command)
         return self._publish(self._log(str(kind), command, events, actor, idem_key))
 
-    def _setup(self, command: dict[str, Any], actor: str, idem_key: str | None) -> Record:
+    # ---- idempotency keys: a key means one tap, within one match (keys of older matches
+    # ---- are free again); it is stored as `m<seq of the match's setup>:<key>`.
+
+    def _done_before(self, command: dict[str, Any], key: str) -> Record | None:
+        """The record this tap's key already made in this match (a retry), or None. A key
+        reused for a different command is refused: it would silently drop that command."""
+        done = self.store.find(self.table_id, f"m{self._match_seq}:{key}")
+        if done is None and (self._match_key or "").partition(":")[2] == key:
+            done = self.store.find(self.table_id, str(self._match_key))  # this match's setup
+        if done is not None and not self._same_command(done, command):
+            raise IllegalAction(
+                f"the key {key!r} was already used for another command ({done.kind}): "
+                "send a new key with a new tap"
+            )
+        return done
+
+    def _same_command(self, record: Record, command: dict[str, Any]) -> bool:
+        kind = command.get("type")
+        if record.kind != kind or kind == "undo":
+            return record.kind == kind
+        if kind == "setup":
+            return bool(record.command["setup"] == self._table_setup(command).to_dict())
+        return record.command == command
+
+    def _table_setup(self, command: dict[str, Any]) -> TableSetup:
         data = command.get("setup")
         if isinstance(data, dict) and "profile" not in data:
             data = data | {"profile": self.eject_profile}
-        setup = TableSetup.from_dict(data)
+        return TableSetup.from_dict(data)
+
+    # ---- end of idempotency keys
+
+    def _setup(self, command: dict[str, Any], actor: str, idem_key: str | None) -> Record:
+        setup = self._table_setup(command)
         session = TableSession(setup)
         command = {"type": "setup", "setup": setup.to_dict()}
         events = [{"type": "MatchStarted", "players": list(setup.players)}]
         record = self._log("setup", command, events, actor, idem_key)
         self.session, self._policy = session, self._fixed_policy
+        self._match_seq, self._match_key = record.seq, record.idem_key
         return self._publish(record)
 
     def _undo(self, actor: str, idem_key: str | None) -> Record:
@@ -274,6 +307,8 @@ class TableService:
         """Replay the current match's records (undone ones left out) into a fresh session."""
         records = self._current_records()
         self._seq = records[-1].seq if records else 0
+        self._match_seq = records[0].seq if records else 0
+        self._match_key = records[0].idem_key if records else None
         undone = {r.command["seq"] for r in records if r.kind == "undo"}
         session = None
         for record in records:

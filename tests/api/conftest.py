@@ -15,6 +15,8 @@ from controller.store import Store
 from controller.table.service import TableService
 from web_ui.app import create_app
 
+ADMIN_PASSWORD = "correct horse"
+
 SETUP: dict[str, Any] = {
     "players": ["Ann", "Bob", "Cy", "Di"],
     "game": "attack",
@@ -40,6 +42,9 @@ class Tablet:
     def unlock(self, pin: str = "1234") -> Any:
         return self.post("/api/session/pin", {"pin": pin})
 
+    def admin(self, password: str = ADMIN_PASSWORD) -> Any:
+        return self.post("/api/session/admin", {"password": password})
+
     def act(self, action: dict[str, Any], **body: Any) -> Any:
         return self.post("/api/actions", {"action": action, **body})
 
@@ -53,7 +58,8 @@ def table(store: Store) -> Iterator[TableService]:
 
 @pytest.fixture
 def app(table: TableService, tmp_path: Path) -> Flask:
-    config = Config(table=TableConfig(pin="1234"), service=ServiceConfig(data_dir=str(tmp_path)))
+    service = ServiceConfig(data_dir=str(tmp_path), admin_password=ADMIN_PASSWORD)
+    config = Config(table=TableConfig(pin="1234"), service=service)
     flask_app = create_app(table, config, secret_key="test-secret")
     flask_app.config["TESTING"] = True
     return flask_app

@@ -145,7 +145,8 @@ def test_language_is_per_tablet(app: Flask, tablet: Tablet) -> None:
     assert tablet.post("/api/session/language", {"language": "fr"}).status_code == 400
 
 
-def test_admin_is_disabled_without_a_password(tablet: Tablet) -> None:
+def test_admin_is_disabled_without_a_password(table: TableService) -> None:
+    tablet = Tablet(create_app(table, Config(), secret_key="k").test_client())
     response = tablet.post("/api/session/admin", {"password": ""})
     assert response.status_code == 403 and "admin_password" in response.get_json()["error"]
 
@@ -200,6 +201,7 @@ def test_history_lists_the_current_matchs_records(playing: Tablet) -> None:
 def test_changing_the_table_pin_locks_the_other_tablets(app: Flask, playing: Tablet) -> None:
     other = Tablet(app.test_client())
     assert other.unlock().status_code == 200
+    assert playing.admin().status_code == 200
     assert playing.post("/api/settings/pin", {"pin": "12"}).status_code == 400
     assert playing.post("/api/settings/pin", {"pin": "86420"}).status_code == 200
     assert playing.get("/api/session").get_json()["unlocked"] is True
@@ -209,7 +211,8 @@ def test_changing_the_table_pin_locks_the_other_tablets(app: Flask, playing: Tab
 
 
 def test_table_settings_survive_a_restart(app: Flask, playing: Tablet, table: TableService) -> None:
-    playing.post("/api/settings/pin", {"pin": "5555"})
+    assert playing.admin().status_code == 200
+    assert playing.post("/api/settings/pin", {"pin": "5555"}).status_code == 200
     assert playing.post("/api/settings/language", {"language": "zh-CN"}).status_code == 200
     assert playing.post("/api/settings/language", {"language": "xx"}).status_code == 400
     again = create_app(table, Config(), secret_key="test-secret")

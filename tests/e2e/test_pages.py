@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ADMIN_PASSWORD, PHONE, PIN, Table, open_page, shoot
+from .conftest import ADMIN_PASSWORD, PHONE, PIN, Table, csrf, open_page, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -151,7 +151,7 @@ def test_api_reference_page(table: Table) -> None:
     page = table.tablet()
     page.click("footer a")
     expect(page.locator("h1")).to_have_text("The scoreboard API")
-    expect(page.locator("table").first).to_contain_text("GET /api/state")
+    expect(page.locator("table", has_text="GET /api/state").first).to_be_visible()
 
 
 def test_setup_changes_the_table_pin_and_locks_other_tablets(table: Table) -> None:
@@ -161,6 +161,12 @@ def test_setup_changes_the_table_pin_and_locks_other_tablets(table: Table) -> No
         page.fill("#pin-input", PIN)
         page.click("#pin-form button[type=submit]")
         expect(page.locator("#setup-form[data-ready=true]")).to_be_visible()
+    second.fill("#new-pin", "97531")  # a player may not: the PIN is the admin's
+    second.click("#change-pin")
+    expect(second.locator("#message")).to_contain_text("only the admin")
+    login = first.request.post(f"{table.url}/api/session/admin", data={"password": ADMIN_PASSWORD},
+                               headers={"X-CSRF-Token": csrf(first)})  # fmt: skip
+    assert login.ok, login.text()
     first.fill("#new-pin", "12")
     first.click("#change-pin")
     expect(first.locator("#message")).to_contain_text("4 to 8 digits")

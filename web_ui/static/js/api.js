@@ -1,8 +1,10 @@
 // The page's data, words and a small JSON client for the scoreboard API.
 //
-// Every POST carries the session's CSRF token and a fresh idempotency key, so a double tap or
-// a retry applies once. Refusals come back as {error}: `post` throws an ApiError with the
-// reason, and `showError` puts it in front of the players in words.
+// Every POST carries the session's CSRF token and an idempotency key made once per tap: when
+// the network drops the request or the service answers 502/503/504, the same request is sent
+// again with the same key, so the table applies it once however often it arrives. Refusals
+// come back as {error}: `post` throws an ApiError with the reason, and `showError` puts it in
+// front of the players in words.
 
 export const page = JSON.parse(document.getElementById("page-data").textContent);
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
@@ -63,18 +65,33 @@ function newKey() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** POST JSON with the CSRF header and an idempotency key; the answer, or an ApiError. */
-export async function post(url, body = {}) {
-  let response;
+const RETRIES = [500, 1500, 4000]; // ms to wait before each new attempt of the same tap
+const RETRIED = new Set([0, 502, 503, 504]); // no answer, or the service did not get to it
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function send(url, text) {
   try {
-    response = await fetch(url, {
+    return await fetch(url, {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-      body: JSON.stringify({ key: newKey(), ...body }),
+      body: text,
       credentials: "same-origin",
     });
   } catch (error) {
-    throw new ApiError(0, String(error.message || error));
+    return { ok: false, status: 0, statusText: String(error.message || error), json: async () => ({}) };
+  }
+}
+
+/** POST JSON for one tap: the CSRF header and one idempotency key, the same on every retry.
+ * The answer, or an ApiError with the reason. */
+export async function post(url, body = {}) {
+  const text = JSON.stringify({ key: newKey(), ...body });
+  let response = await send(url, text);
+  for (const wait of RETRIES) {
+    if (!RETRIED.has(response.status)) break;
+    await sleep(wait);
+    response = await send(url, text);
   }
   const answer = await response.json().catch(() => ({}));
   if (!response.ok) throw new ApiError(response.status, answer.error || response.statusText);
@@ -126,3 +143,13 @@ export function notify(text) {
   setTimeout(() => item.remove(), 6000);
   while (box.children.length > 3) box.firstChild.remove();
 }
+
+/** What the operator must fix (the default PIN, no admin password), above the page's content. */
+function showWarnings() {
+  const main = document.querySelector("main");
+  if (!page.warnings?.length || !main) return;
+  const list = h("ul", {}, page.warnings.map((text) => h("li", {}, text)));
+  main.prepend(h("section", { class: "panel warnings", id: "warnings", role: "alert" }, list));
+}
+
+showWarnings();

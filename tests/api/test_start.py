@@ -1,0 +1,63 @@
+"""`uno-attack run` as an operator starts it: the banner never shows the PIN, and default or
+weak credentials are warned about."""
+
+from __future__ import annotations
+
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+
+def start(tmp_path: Path, config: str, service: str) -> str:
+    """Run the service with `config` until it answers; return everything it printed."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    path = tmp_path / "uno.toml"
+    data = f'data_dir = "{tmp_path / "data"}"'
+    path.write_text(f"{config}\n[service]\n{data}\n{service}\n", encoding="utf-8")
+    output = tmp_path / "output.txt"
+    with output.open("w") as sink:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "controller.cli", "run", "--config", str(path),
+             "--launcher", "none", "--host", "127.0.0.1", "--port", str(port)],
+            stdout=sink, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                try:
+                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5):
+                        break
+                except OSError:
+                    assert process.poll() is None, output.read_text()
+                    assert time.monotonic() < deadline, "the service never answered"
+                    time.sleep(0.1)
+        finally:
+            process.send_signal(signal.SIGTERM)
+            process.wait(30)
+    return output.read_text()
+
+
+@pytest.mark.parametrize(
+    ("config", "service", "warned", "pin"),
+    [
+        ("", "", ["still the default one", "no admin password"], "1234"),
+        ('[table]\npin = "80386"', 'admin_password = "x"', ["shorter than 8"], "80386"),
+        ('[table]\npin = "80386"', 'admin_password = "a long one"', [], "80386"),
+    ],
+)
+def test_the_start_warns_of_weak_credentials_and_never_shows_the_pin(
+    tmp_path: Path, config: str, service: str, warned: list[str], pin: str
+) -> None:
+    said = start(tmp_path, config, service)
+    assert "Scoreboard: http://" in said
+    assert all(warning in said for warning in warned), said
+    assert ("WARNING" in said) == bool(warned), said
+    assert pin not in said.replace(str(tmp_path), "")
