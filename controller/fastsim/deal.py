@@ -1,0 +1,370 @@
+"""One deal played out by bots on integer-coded state: the validated engine's `deal()` followed
+by its bot loop (`play_out`), step for step, for the rule sets `covers()` accepts.
+
+Under those rules some of the engine's machinery never comes into play, so it is not here:
+the bots always call UNO exactly when the engine says the play needs it (so nobody is ever
+exposed or falsely calls), nothing is stacked, nobody jumps in, and every Wild Draw Four may
+be challenged. A differential test replays thousands of deals through both paths and compares
+every hand, pile, score, eject and random-number generator state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from controller.engine import GameKind, Rules
+
+from .rand import picker, shuffle
+from .tables import (
+    DISCARD_ALL,
+    DRAW_TWO,
+    HIT_TWO,
+    HITS,
+    NO_COLOUR,
+    NUMBER,
+    REVERSE,
+    SKIP,
+    TRADE_HANDS,
+    WILD,
+    WILD_ALL_HIT,
+    WILD_DRAW_FOUR,
+    WILD_HIT_FIRE,
+    Play,
+    Tables,
+    build,
+)
+
+BOT_KINDS = ("heuristic", "random")
+MAX_STEPS = 100_000  # as the validated loop: a deal this long is a bug
+
+# Owed duties: [kind, seat, count] or, for a Wild Draw Four, [PENALTY, victim, 4, source, legal].
+PRESS, UNTIL_FIRE, CHOOSE_COLOUR, PENALTY = range(4)
+
+
+IRRELEVANT_TO_A_DEAL = frozenset(
+    {
+        "target", "scoring", "chip_rate", "starting_chips", "num_deals",
+        "break_ties_by_continuing", "next_dealer",  # match scoring, not one deal
+        "suggestion_penalty", "uno_false_call_penalty", "uno_false_accusation_penalty",
+    }
+)  # fmt: skip
+"""Options that change nothing these bots can meet within one standard deal."""
+COVERED = IRRELEVANT_TO_A_DEAL | {"deck", "hand_size", "deal_size_by_count"}
+
+
+def covers(rules: Rules, players: int, bot: str) -> bool:
+    """The fast path plays exactly these deals; anything else goes to the validated engine."""
+    if bot not in BOT_KINDS or rules.format != "standard" or not 2 <= players <= 10:
+        return False
+    if not set(rules.changed()) <= COVERED:
+        return False
+    return players * hand_size(rules, players) <= rules.deck_spec.size - 1
+
+
+def hand_size(rules: Rules, players: int) -> int:
+    """§2.3 / §10.4, as the engine deals."""
+    if not rules.deal_size_by_count:
+        return rules.hand_size
+    return 7 if players <= 4 else 8 if players <= 6 else 9
+
+
+@dataclass(slots=True)
+class Outcome:
+    """A finished deal: the cards where they ended, the score and the deal's figures."""
+
+    winner: int
+    points: tuple[int, ...]
+    hands: list[list[int]]
+    pile: list[int]
+    discard: list[int]
+    turns: int
+    presses: int
+    cards_pressed: int
+    longest_drought: int
+    actions: int
+
+
+class Deals:
+    """Deals of one covered rule set with one set of bots (each with its own generator) and,
+    for UNO Attack, the launcher (`press(remaining) -> cards`)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        bot: str,
+        bot_rngs: Sequence[random.Random],
+        press: Callable[[int], int] | None,
+    ) -> None:
+        if not covers(rules, players, bot):
+            raise ValueError("these rules are not covered by the fast path")
+        self.tables = t = build(rules)
+        self.players = players
+        self.size = hand_size(rules, players)
+        self.attack = rules.game is GameKind.ATTACK
+        self.heuristic = bot == "heuristic"
+        self.rngs = list(bot_rngs)
+        self.picks = [picker(r) for r in self.rngs]
+        self.press = press
+        self.seat_plays = [_seat_plays(t, seat, players) for seat in range(players)]
+
+    def choose_dealer(self, rng: random.Random) -> int:
+        """§2.2: the high-card draw, ties drawing again (the engine's `choose_dealer`)."""
+        number = self.tables.number
+        candidates = list(range(self.players))
+        while True:
+            cards = list(self.tables.deck)
+            shuffle(rng, cards)
+            drawn = {seat: cards.pop() for seat in candidates}
+            best = max(number[c] for c in drawn.values())
+            candidates = [seat for seat, c in drawn.items() if number[c] == best]
+            if len(candidates) == 1:
+                return candidates[0]
+
+    def play(self, dealer: int, rng: random.Random) -> Outcome:
+        """Deal with `dealer` dealing and play the deal out; `rng` shuffles, as in `deal()`."""
+        t, n, size = self.tables, self.players, self.size
+        kinds, colours, fits, faces, face = t.kind, t.colour, t.fits, t.faces, t.face
+        heuristic, attack, rngs = self.heuristic, self.attack, self.rngs
+        seat_plays, picks = self.seat_plays, self.picks
+        cards = list(t.deck)
+        shuffle(rng, cards)
+        hands = [cards[k * size : (k + 1) * size] for k in range(n)]
+        pile = cards[n * size :]
+        discard: list[int] = []
+        top = pile.pop()
+        while t.returned[top]:
+            pile.append(top)
+            shuffle(rng, pile)
+            top = pile.pop()
+        discard.append(top)
+        colour, d, turn, duties = colours[top], 1, (dealer + 1) % n, []
+        kind = kinds[top]
+        if kind == SKIP:
+            turn = (turn + 1) % n
+        elif kind == REVERSE:
+            d, turn = -1, dealer
+        elif kind == DRAW_TWO:
+            hands[turn] += _take(pile, discard, rng, 2)
+            turn = (turn + 1) % n
+        elif kind == HIT_TWO:
+            duties.append([PRESS, turn, 2])
+            turn = (turn + 1) % n
+        elif kind == WILD:
+            duties.append([CHOOSE_COLOUR, turn])
+        elif kind == WILD_ALL_HIT:
+            duties.append([CHOOSE_COLOUR, turn])
+            duties.extend([PRESS, (dealer + k) % n, 1] for k in range(1, n))
+        elif kind == WILD_HIT_FIRE:
+            duties.append([UNTIL_FIRE, turn, 1])
+            duties.append([CHOOSE_COLOUR, (turn + 1) % n])
+            turn = (turn + 1) % n
+        row = fits[colour * faces + face[top]]
+        winner, drawn = -1, -1
+        turns = presses = pressed = longest = drought = 0
+        for steps in range(1, MAX_STEPS + 1):  # noqa: B007 - the count is read after the loop
+            if duties:
+                duty = duties[0]
+                owed, seat = duty[0], duty[1]
+                if owed <= UNTIL_FIRE:  # an owed press (§3.6)
+                    if not heuristic:
+                        picks[seat](1)  # a random bot "chooses" its only action too
+                    got = self._launch(hands[seat], pile, discard, rng)
+                    presses += 1
+                    pressed += got
+                    drought = 0 if got else drought + 1
+                    longest = drought if drought > longest else longest
+                    if owed == PRESS or got:
+                        duty[2] -= 1
+                    if not duty[2] or (owed == UNTIL_FIRE and not pile and len(discard) <= 1):
+                        del duties[0]
+                elif owed == CHOOSE_COLOUR:
+                    del duties[0]
+                    hand = hands[seat]
+                    colour = _favourite(colours, hand) if heuristic else picks[seat](4)
+                    row = fits[colour * faces + face[top]]
+                else:  # a Wild Draw Four: accept, or (random bots, half the time) challenge
+                    del duties[0]
+                    source, legal = duty[3], duty[4]
+                    if heuristic or picks[seat](2):  # 0: Challenge, 1: Accept
+                        hands[seat] += _take(pile, discard, rng, 4)
+                    elif legal or not hands[source]:
+                        hands[seat] += _take(pile, discard, rng, 6)
+                    else:
+                        hands[source] += _take(pile, discard, rng, 4)
+                        turn = seat
+                if winner >= 0 and not duties:
+                    break
+                continue
+            seat = turn
+            hand = hands[seat]
+            turns += 1
+            if drawn >= 0:
+                plays: Sequence[Play] = t.plays[drawn]
+            else:
+                mine = seat_plays[seat]
+                plays = [p for c in dict.fromkeys(hand) if row[c] for p in mine[c]]
+                if len(hand) == 1 and kinds[hand[0]] == TRADE_HANDS:
+                    plays = []  # Trade Hands may not be the last card
+            if not plays:
+                if not heuristic:
+                    picks[seat](1)  # a random bot "chooses" its only action too
+                turn = (seat + d) % n
+                if attack:
+                    got = self._launch(hand, pile, discard, rng)
+                    presses += 1
+                    pressed += got
+                    drought = 0 if got else drought + 1
+                    longest = drought if drought > longest else longest
+                elif pile or _refill(pile, discard, rng):
+                    drew = pile.pop()
+                    hand.append(drew)
+                    if row[drew]:
+                        drawn, turn = drew, seat
+                continue
+            if heuristic:
+                c, named, target = _best(t, hands, seat, plays, d, n, rngs[seat].random)
+            else:
+                c, named, target = plays[picks[seat](len(plays))]
+            drawn = -1
+            kind = kinds[c]
+            hand.remove(c)
+            if kind == DISCARD_ALL:
+                discard += [x for x in hand if colours[x] == named]
+                hand[:] = [x for x in hand if colours[x] != named]
+            discard.append(c)
+            if kind == WILD_DRAW_FOUR:
+                legal = all(colours[x] != colour for x in hand)
+            colour, top = named, c
+            row = fits[colour * faces + face[c]]
+            if not hand:
+                winner = seat
+            if kind in (NUMBER, WILD, DISCARD_ALL):
+                turn = (seat + d) % n
+            elif kind == SKIP:
+                turn = (seat + d + d) % n
+            elif kind == REVERSE:
+                d = -d
+                turn = (seat + d + d) % n if n == 2 else (seat + d) % n
+            elif kind == DRAW_TWO:
+                hands[(seat + d) % n] += _take(pile, discard, rng, 2)
+                turn = (seat + d + d) % n
+            elif kind == WILD_DRAW_FOUR:
+                duties.append([PENALTY, (seat + d) % n, 4, seat, legal])
+                turn = (seat + d + d) % n
+            elif kind == HIT_TWO:
+                duties.append([PRESS, (seat + d) % n, 2])
+                turn = (seat + d + d) % n
+            elif kind == TRADE_HANDS:
+                hands[seat], hands[target] = hands[target], hand
+                turn = (seat + d) % n
+            elif kind == WILD_ALL_HIT:
+                duties.extend([PRESS, (seat + d * k) % n, 1] for k in range(1, n))
+                turn = (seat + d) % n
+            else:  # WILD_HIT_FIRE
+                duties.append([UNTIL_FIRE, (seat + d) % n, 1])
+                turn = (seat + d + d) % n
+            if winner >= 0 and not duties:
+                break
+        else:
+            raise RuntimeError(f"deal not finished after {MAX_STEPS} actions")
+        value = t.points.__getitem__
+        points = tuple(sum(map(value, hand)) for hand in hands)
+        return Outcome(
+            winner, points, hands, pile, discard, turns, presses, pressed, longest, steps
+        )
+
+    def _launch(
+        self, hand: list[int], pile: list[int], discard: list[int], rng: random.Random
+    ) -> int:
+        """One press (§3.6): the launcher says how many cards of those left come out."""
+        assert self.press is not None
+        wanted = self.press(len(pile) or max(len(discard) - 1, 0))
+        if not pile:
+            _refill(pile, discard, rng)
+        got = wanted if wanted < len(pile) else len(pile)
+        for _ in range(got):
+            hand.append(pile.pop())
+        return got
+
+
+def _seat_plays(t: Tables, seat: int, players: int) -> tuple[tuple[Play, ...], ...]:
+    """Every play of each card by `seat`: Trade Hands once per other player, in seat order."""
+    return tuple(
+        tuple((c, t.colour[c], target) for target in range(players) if target != seat)
+        if kind == TRADE_HANDS
+        else t.plays[c]
+        for c, kind in enumerate(t.kind)
+    )
+
+
+def _refill(pile: list[int], discard: list[int], rng: random.Random) -> bool:
+    """§8: the empty pile takes every discard but the top card, shuffled."""
+    if len(discard) < 2:
+        return False
+    spare = discard[:-1]
+    del discard[:-1]
+    shuffle(rng, spare)
+    pile += spare
+    return True
+
+
+def _take(pile: list[int], discard: list[int], rng: random.Random, count: int) -> list[int]:
+    taken: list[int] = []
+    while len(taken) < count:
+        if not pile and not _refill(pile, discard, rng):
+            break
+        taken.append(pile.pop())
+    return taken
+
+
+def _favourite(colours: tuple[int, ...], hand: list[int]) -> int:
+    """The colour held most (the first of R, Y, G, B on a tie)."""
+    counts = [0, 0, 0, 0]
+    for c in hand:
+        if colours[c] != NO_COLOUR:
+            counts[colours[c]] += 1
+    return counts.index(max(counts))
+
+
+def _best(
+    t: Tables,
+    hands: list[list[int]],
+    seat: int,
+    plays: Sequence[Play],
+    d: int,
+    n: int,
+    draw: Callable[[], float],
+) -> Play:
+    """The heuristic bot's choice: its score for every play, in the order they are listed,
+    with the same floating-point sums and the same random tie-breaks."""
+    hand = hands[seat]
+    size, victim = len(hand), len(hands[(seat + d) % n])
+    threat = victim <= 2 or victim == min(len(h) for k, h in enumerate(hands) if k != seat)
+    favourite = _favourite(t.colour, hand)
+    best, best_score = plays[0], -1.0e300
+    for play in plays:
+        c, named, target = play
+        kind, own = t.kind[c], t.colour[c]
+        if kind == TRADE_HANDS:
+            uno = len(hands[target]) == 1
+        elif kind == DISCARD_ALL:
+            uno = sum(1 for x in hand if t.colour[x] != own) == 1
+        else:
+            uno = size == 2
+        score = 10.0 if uno else 0.0
+        score += 8.0 if kind in HITS and threat else 0.0
+        score += t.tenth[c]
+        score -= 6.0 if t.wild[c] else 0.0
+        if t.wild[c] and named == favourite:
+            score += 1.0
+        if kind == TRADE_HANDS:
+            score += size - len(hands[target])
+        if kind == DISCARD_ALL:
+            score += sum(1 for x in hand if t.colour[x] == own)
+        score = score + draw() / 100
+        if score > best_score:
+            best, best_score = play, score
+    return best
