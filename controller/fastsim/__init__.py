@@ -10,5 +10,6 @@ ever answers "what would happen over many games".
 
 from .deal import BOT_KINDS, Deals, Outcome, covers
 from .rand import EjectDecider
+from .tables import build
 
-__all__ = ["BOT_KINDS", "Deals", "EjectDecider", "Outcome", "covers"]
+__all__ = ["BOT_KINDS", "Deals", "EjectDecider", "Outcome", "build", "covers"]
