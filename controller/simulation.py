@@ -318,3 +318,82 @@ def press_outcome(policy: Policy) -> Callable[[Game], int]:
 def conserves(game: Game) -> bool:
     """No card was created or lost: the game holds exactly its deck."""
     return Counter(game.cards_in_play()) == Counter(game.deck.cards())
+
+
+def compare_paths(
+    rules: Rules, players: int, games: int, seed: int, profile: Profile, bot: str
+) -> str | None:
+    """Play the same deals on both paths in lockstep and return the first difference in words
+    (None: identical): the dealer, every hand, the pile and the discards in order, the winner,
+    the points, the deal's figures, every eject, and the state of every random generator."""
+    validated_rngs, fast_rngs = generators(seed, players), generators(seed, players)
+    rng, bot_rngs, launcher = validated_rngs
+    policy = EjectPolicy(profile, launcher)
+    ejects: tuple[list[int], list[int]] = ([], [])
+
+    def press(game: Game) -> int:
+        ejects[0].append(policy.decide(remaining_for_press(game)).cards)
+        return ejects[0][-1]
+
+    decider = EjectDecider(profile, fast_rngs[2])
+
+    def fast_press(remaining: int) -> int:
+        ejects[1].append(decider(remaining))
+        return ejects[1][-1]
+
+    bots = [BOTS[bot](bot_rng) for bot_rng in bot_rngs]
+    deals = Deals(rules, players, bot, fast_rngs[1], fast_press)
+    for number in range(games):
+        dealer = choose_dealer(rules.deck_spec, players, rng).dealer
+        fast_dealer = deals.choose_dealer(fast_rngs[0])
+        game, _ = deal(rules, players, dealer, rng)
+        stats = play_out(game, bots, press)
+        outcome = deals.play(fast_dealer, fast_rngs[0])
+        ours = _seen(dealer, game.hands, game.pile, game.discard, game.winner, game.points, stats)
+        theirs = _seen(
+            fast_dealer, *_as_cards(deals, outcome), outcome.winner, outcome.points, outcome
+        )
+        ours |= {"ejects": ejects[0], "generators": _states(validated_rngs)}
+        theirs |= {"ejects": ejects[1], "generators": _states(fast_rngs)}
+        for key, value in ours.items():
+            if theirs[key] != value:
+                return f"deal {number}: {key} differ: validated {value}, fast {theirs[key]}"
+        ejects[0].clear()
+        ejects[1].clear()
+    return None
+
+
+def _seen(
+    dealer: int,
+    hands: Any,
+    pile: Any,
+    discard: Any,
+    winner: int | None,
+    points: tuple[int, ...] | None,
+    figures: DealStats | Outcome,
+) -> dict[str, Any]:
+    return {
+        "dealer": dealer,
+        "hands": [" ".join(map(str, hand)) for hand in hands],
+        "pile": " ".join(map(str, pile)),
+        "discard": " ".join(map(str, discard)),
+        "winner": winner,
+        "points": points,
+        "figures": (
+            figures.turns, figures.presses, figures.cards_pressed, figures.longest_drought,
+        ),
+    }  # fmt: skip
+
+
+def _as_cards(deals: Deals, outcome: Outcome) -> tuple[Any, Any, Any]:
+    cards = deals.tables.cards
+    return (
+        [[cards[c] for c in hand] for hand in outcome.hands],
+        [cards[c] for c in outcome.pile],
+        [cards[c] for c in outcome.discard],
+    )
+
+
+def _states(rngs: tuple[random.Random, list[random.Random], random.Random]) -> list[Any]:
+    rng, bots, launcher = rngs
+    return [rng.getstate(), *(bot.getstate() for bot in bots), launcher.getstate()]
