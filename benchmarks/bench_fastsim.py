@@ -4,6 +4,8 @@ plays 5,000 per line).
 
 - fastsim.same_games.<game>.<bot>: deals identical out of those played (target: all of them),
   with the first difference in words when there is one.
+- tune.search_s: seconds for `uno-attack tune --minutes 12 --max-drought 6` (4 players, 200
+  deals per candidate): the whole search, a few hundred candidates (target: under a minute).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from controller.engine import Rules
 from controller.launcher.policy import PROFILES
 from controller.simulation import compare_paths
+from controller.tuning import Target, candidates, search
 
 DEALS = 5_000
 
@@ -41,6 +44,26 @@ def run() -> Iterator[dict[str, Any]]:
             "difference": difference,
             "seconds": round(time.perf_counter() - started, 1),
         }
+
+    yield tune_line()
+
+
+def tune_line() -> dict[str, Any]:
+    target = Target(12, 0.5, max_drought=6)
+    tried = candidates(PROFILES["toy"], target)
+    started = time.perf_counter()
+    best = search(Rules.create("attack"), 4, tried, target, games=200, seed=1)[0]
+    return {
+        "name": "tune.search_s",
+        "path": best.summary.path,
+        "value": round(time.perf_counter() - started, 1),
+        "unit": "s",
+        "target": 60,
+        "candidates": len(tried),
+        "deals_per_candidate": 200,
+        "best_minutes": best.minutes,
+        "best_longest_drought": best.longest_drought,
+    }
 
 
 if __name__ == "__main__":
