@@ -125,45 +125,18 @@ class Deals:
 
     def play(self, dealer: int, rng: random.Random) -> Outcome:
         """Deal with `dealer` dealing and play the deal out; `rng` shuffles, as in `deal()`."""
-        t, n, size = self.tables, self.players, self.size
+        t, n = self.tables, self.players
         kinds, colours, fits, faces, face = t.kind, t.colour, t.fits, t.faces, t.face
         heuristic, attack, rngs = self.heuristic, self.attack, self.rngs
         seat_plays, picks = self.seat_plays, self.picks
-        cards = list(t.deck)
-        shuffle(rng, cards)
-        hands = [cards[k * size : (k + 1) * size] for k in range(n)]
-        pile = cards[n * size :]
-        discard: list[int] = []
-        top = pile.pop()
-        while t.returned[top]:
-            pile.append(top)
-            shuffle(rng, pile)
-            top = pile.pop()
-        discard.append(top)
-        colour, d, turn, duties = colours[top], 1, (dealer + 1) % n, []
-        kind = kinds[top]
-        if kind == SKIP:
-            turn = (turn + 1) % n
-        elif kind == REVERSE:
-            d, turn = -1, dealer
-        elif kind == DRAW_TWO:
-            hands[turn] += _take(pile, discard, rng, 2)
-            turn = (turn + 1) % n
-        elif kind == HIT_TWO:
-            duties.append([PRESS, turn, 2])
-            turn = (turn + 1) % n
-        elif kind == WILD:
-            duties.append([CHOOSE_COLOUR, turn])
-        elif kind == WILD_ALL_HIT:
-            duties.append([CHOOSE_COLOUR, turn])
-            duties.extend([PRESS, (dealer + k) % n, 1] for k in range(1, n))
-        elif kind == WILD_HIT_FIRE:
-            duties.append([UNTIL_FIRE, turn, 1])
-            duties.append([CHOOSE_COLOUR, (turn + 1) % n])
-            turn = (turn + 1) % n
+        hands, pile, discard = self._deal(rng)
+        top = discard[-1]
+        colour = colours[top]
+        d, turn, duties = self._start(top, dealer, hands, pile, discard, rng)
+        launcher = _Launcher(self.press)
         row = fits[colour * faces + face[top]]
         winner, drawn = -1, -1
-        turns = presses = pressed = longest = drought = 0
+        turns = 0
         for steps in range(1, MAX_STEPS + 1):  # noqa: B007 - the count is read after the loop
             if duties:
                 duty = duties[0]
@@ -171,11 +144,7 @@ class Deals:
                 if owed <= UNTIL_FIRE:  # an owed press (§3.6)
                     if not heuristic:
                         picks[seat](1)  # a random bot "chooses" its only action too
-                    got = self._launch(hands[seat], pile, discard, rng)
-                    presses += 1
-                    pressed += got
-                    drought = 0 if got else drought + 1
-                    longest = drought if drought > longest else longest
+                    got = launcher.press(hands[seat], pile, discard, rng)
                     if owed == PRESS or got:
                         duty[2] -= 1
                     if not duty[2] or (owed == UNTIL_FIRE and not pile and len(discard) <= 1):
@@ -213,11 +182,7 @@ class Deals:
                     picks[seat](1)  # a random bot "chooses" its only action too
                 turn = (seat + d) % n
                 if attack:
-                    got = self._launch(hand, pile, discard, rng)
-                    presses += 1
-                    pressed += got
-                    drought = 0 if got else drought + 1
-                    longest = drought if drought > longest else longest
+                    launcher.press(hand, pile, discard, rng)
                 elif pile or _refill(pile, discard, rng):
                     drew = pile.pop()
                     hand.append(drew)
@@ -273,20 +238,77 @@ class Deals:
         value = t.points.__getitem__
         points = tuple(sum(map(value, hand)) for hand in hands)
         return Outcome(
-            winner, points, hands, pile, discard, turns, presses, pressed, longest, steps
-        )
+            winner, points, hands, pile, discard, turns, launcher.presses, launcher.cards,
+            launcher.longest_drought, steps,
+        )  # fmt: skip
 
-    def _launch(
+    def _deal(self, rng: random.Random) -> tuple[list[list[int]], list[int], list[int]]:
+        """§2.3 and §2.5: shuffle, deal, and turn up a card that may start the discards."""
+        t, n, size = self.tables, self.players, self.size
+        cards = list(t.deck)
+        shuffle(rng, cards)
+        hands = [cards[k * size : (k + 1) * size] for k in range(n)]
+        pile = cards[n * size :]
+        top = pile.pop()
+        while t.returned[top]:
+            pile.append(top)
+            shuffle(rng, pile)
+            top = pile.pop()
+        return hands, pile, [top]
+
+    def _start(
+        self,
+        top: int,
+        dealer: int,
+        hands: list[list[int]],
+        pile: list[int],
+        discard: list[int],
+        rng: random.Random,
+    ) -> tuple[int, int, list[list[int]]]:
+        """§2.5: the turned-up card's effect on F, the dealer's left. Returns the direction,
+        whose turn it is and the duties owed first."""
+        n, kind = self.players, self.tables.kind[top]
+        d, first, duties = 1, (dealer + 1) % n, []
+        turn = (first + 1) % n if kind in (SKIP, DRAW_TWO, HIT_TWO, WILD_HIT_FIRE) else first
+        if kind == REVERSE:
+            d, turn = -1, dealer
+        elif kind == DRAW_TWO:
+            hands[first] += _take(pile, discard, rng, 2)
+        elif kind == HIT_TWO:
+            duties.append([PRESS, first, 2])
+        elif kind == WILD:
+            duties.append([CHOOSE_COLOUR, first])
+        elif kind == WILD_ALL_HIT:
+            duties.append([CHOOSE_COLOUR, first])
+            duties.extend([PRESS, (dealer + k) % n, 1] for k in range(1, n))
+        elif kind == WILD_HIT_FIRE:
+            duties.append([UNTIL_FIRE, first, 1])
+            duties.append([CHOOSE_COLOUR, (first + 1) % n])
+        return d, turn, duties
+
+
+class _Launcher:
+    """Presses in one deal (§3.6): the launcher says how many of the cards left come out; the
+    deal's press figures are kept as it goes."""
+
+    def __init__(self, decide: Callable[[int], int] | None) -> None:
+        self.decide = decide
+        self.presses = self.cards = self.drought = self.longest_drought = 0
+
+    def press(
         self, hand: list[int], pile: list[int], discard: list[int], rng: random.Random
     ) -> int:
-        """One press (§3.6): the launcher says how many cards of those left come out."""
-        assert self.press is not None
-        wanted = self.press(len(pile) or max(len(discard) - 1, 0))
+        assert self.decide is not None, "UNO Attack needs a launcher"
+        wanted = self.decide(len(pile) or max(len(discard) - 1, 0))
         if not pile:
             _refill(pile, discard, rng)
         got = wanted if wanted < len(pile) else len(pile)
         for _ in range(got):
             hand.append(pile.pop())
+        self.presses += 1
+        self.cards += got
+        self.drought = 0 if got else self.drought + 1
+        self.longest_drought = max(self.longest_drought, self.drought)
         return got
 
 
