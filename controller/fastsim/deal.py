@@ -303,8 +303,9 @@ class _Launcher:
         if not pile:
             _refill(pile, discard, rng)
         got = wanted if wanted < len(pile) else len(pile)
-        for _ in range(got):
-            hand.append(pile.pop())
+        if got:  # the top of the pile first, as one card after another
+            hand += pile[-1 : -got - 1 : -1]
+            del pile[-got:]
         self.presses += 1
         self.cards += got
         self.drought = 0 if got else self.drought + 1
