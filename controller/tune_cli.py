@@ -134,7 +134,8 @@ def _report(
     verdict = "meets" if best.meets(target) else "misses"
     return "\n".join(
         [
-            f"{tried} candidates in {seconds:.1f} s; the best {verdict} the target:",
+            f"{tried} candidates in {seconds:.1f} s ({best.summary.path} path); "
+            f"the best {verdict} the target:",
             f"  fire probability:    {p.fire_probability}",
             f"  drought bound:       {p.max_drought} (countdown from {p.drought_floor})",
             f"  cards when it fires: {', '.join(f'{k}:{w:g}' for k, w in p.counts)}",
