@@ -5,6 +5,10 @@ from __future__ import annotations
 
 import io
 import json
+import os
+import pty
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,3 +134,33 @@ def test_candidates_never_allow_a_longer_drought_than_asked() -> None:
     assert {p.max_drought for p in found} == {1, 2, 3}
     assert all(p.floor is not None and p.floor <= (p.max_drought or 0) for p in found)
     assert len(candidates(PROFILES["gentle"], Target(12))) == 6 * 6 * 8
+
+
+def test_progress_bar_on_a_real_terminal(tmp_path: Path) -> None:
+    """`uno-attack tune` run with its error stream on a pseudo-terminal draws the bar in place."""
+    master, slave = pty.openpty()
+    out = tmp_path / "tty.toml"
+    command = [sys.executable, "-m", "controller.cli", "tune", "--minutes", "9"]
+    with subprocess.Popen(
+        [*command, "--out", str(out), "--games", "10"],
+        stdout=subprocess.PIPE,
+        stderr=slave,
+        cwd=Path(__file__).resolve().parents[2],
+    ) as process:
+        os.close(slave)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(master, 4096)
+            except OSError:  # the terminal closed: the command has ended
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        report = process.stdout.read() if process.stdout else b""
+    os.close(master)
+    assert process.returncode == 0, drawn + report
+    text = drawn.decode()
+    assert text.count("\rtune [") == 288 and "288/288" in text
+    assert "tune: " not in text  # no plain progress lines on a terminal
+    assert out.exists()

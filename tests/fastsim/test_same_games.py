@@ -175,3 +175,25 @@ def test_the_eject_decider_draws_what_the_policy_draws(
     policy, decider = EjectPolicy(profile, theirs), EjectDecider(profile, ours)
     assert [decider(k) for k in remaining] == [policy.decide(k).cards for k in remaining]
     assert ours.getstate() == theirs.getstate()
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    game=st.sampled_from(["classic", "attack"]),
+    players=st.integers(2, 10),
+    bot=st.sampled_from(["random", "heuristic"]),
+    hand=st.integers(1, 10),
+    profile=st.one_of(st.sampled_from(list(LAUNCHERS.values())), profiles),
+    seed=st.integers(0, 2**32),
+    alt_deck=st.booleans(),
+)
+def test_any_covered_table_plays_the_same_deals(
+    game: str, players: int, bot: str, hand: int, profile: Profile, seed: int, alt_deck: bool
+) -> None:
+    """Random corners of what the fast path covers: seats, hand sizes, decks, launchers."""
+    options: dict[str, object] = {"hand_size": min(hand, 107 // players)}
+    if alt_deck and game == "attack":
+        options["deck"] = "attack_alt"
+    rules = Rules.create(game, **options)  # type: ignore[arg-type]
+    assert covers(rules, players, bot)
+    assert compare_paths(rules, players, 4 * SOAK, seed, profile, bot) is None
