@@ -116,12 +116,12 @@ def search(
     progress: Progress | None = None,
 ) -> list[Trial]:
     """Every candidate tried on the same deals, best first (droughts within the bound, then the
-    closest to the target's minutes). A candidate is first screened on the first fifth of the
+    closest to the target's minutes). A candidate is first screened on the first tenth of the
     deals; only those near the target play them all."""
     todo = list(profiles)
     trials: list[Trial] = []
     best: Trial | None = None
-    screen = max(10, games // 5)
+    screen = max(10, games // 10)
     for done, profile in enumerate(todo, start=1):
         trial = Trial(
             profile, simulate(rules, players, min(screen, games), seed, profile, bot, pace=pace)
@@ -138,9 +138,8 @@ def search(
 
 def _promising(trial: Trial, target: Target) -> bool:
     """Near enough on a few deals that all of them might bring it within the tolerance."""
-    return trial.allowed(target) and trial.error(target) <= 0.25 * target.minutes + 2 * (
-        target.tolerance
-    )
+    near = 0.1 * target.minutes + 3 * target.tolerance  # a few standard errors at 20 deals
+    return trial.allowed(target) and trial.error(target) <= near
 
 
 def _rank(trial: Trial, target: Target) -> tuple[bool, float]:

@@ -345,11 +345,17 @@ def _take(pile: list[int], discard: list[int], rng: random.Random, count: int) -
 
 def _favourite(colours: tuple[int, ...], hand: list[int]) -> int:
     """The colour held most (the first of R, Y, G, B on a tie)."""
-    counts = [0, 0, 0, 0]
+    counts = [0, 0, 0, 0, 0]  # wilds (NO_COLOUR, -1) land in the last slot
     for c in hand:
-        if colours[c] != NO_COLOUR:
-            counts[colours[c]] += 1
+        counts[colours[c]] += 1
+    del counts[NO_COLOUR]
     return counts.index(max(counts))
+
+
+def _threatened(hands: list[list[int]], seat: int, d: int, n: int) -> bool:
+    """The next player is near out, or holds the fewest cards of the others."""
+    victim = len(hands[(seat + d) % n])
+    return victim <= 2 or victim == min(len(h) for k, h in enumerate(hands) if k != seat)
 
 
 def _best(
@@ -362,31 +368,42 @@ def _best(
     draw: Callable[[], float],
 ) -> Play:
     """The heuristic bot's choice: its score for every play, in the order they are listed,
-    with the same floating-point sums and the same random tie-breaks."""
+    with the same floating-point sums and the same random tie-breaks. (Adding 0.0 changes no
+    sum here, so those additions are left out; the threat and the favourite colour are only
+    worked out for a play they count for.)"""
     hand = hands[seat]
-    size, victim = len(hand), len(hands[(seat + d) % n])
-    threat = victim <= 2 or victim == min(len(h) for k, h in enumerate(hands) if k != seat)
-    favourite = _favourite(t.colour, hand)
+    size = len(hand)
+    kinds, colours, tenth, wild = t.kind, t.colour, t.tenth, t.wild
+    threat: bool | None = None
+    favourite = NO_COLOUR - 1  # not worked out yet
     best, best_score = plays[0], -1.0e300
     for play in plays:
         c, named, target = play
-        kind, own = t.kind[c], t.colour[c]
-        if kind == TRADE_HANDS:
-            uno = len(hands[target]) == 1
-        elif kind == DISCARD_ALL:
-            uno = sum(1 for x in hand if t.colour[x] != own) == 1
+        kind = kinds[c]
+        if kind == DISCARD_ALL:
+            own = colours[c]
+            same = sum(1 for x in hand if colours[x] == own)
+            score = 10.0 if size - same == 1 else 0.0
+        elif kind == TRADE_HANDS:
+            score = 10.0 if len(hands[target]) == 1 else 0.0
         else:
-            uno = size == 2
-        score = 10.0 if uno else 0.0
-        score += 8.0 if kind in HITS and threat else 0.0
-        score += t.tenth[c]
-        score -= 6.0 if t.wild[c] else 0.0
-        if t.wild[c] and named == favourite:
-            score += 1.0
+            score = 10.0 if size == 2 else 0.0
+        if kind in HITS:
+            if threat is None:
+                threat = _threatened(hands, seat, d, n)
+            if threat:
+                score += 8.0
+        score += tenth[c]
+        if wild[c]:
+            score -= 6.0
+            if favourite < NO_COLOUR:
+                favourite = _favourite(colours, hand)
+            if named == favourite:
+                score += 1.0
         if kind == TRADE_HANDS:
             score += size - len(hands[target])
-        if kind == DISCARD_ALL:
-            score += sum(1 for x in hand if t.colour[x] == own)
+        elif kind == DISCARD_ALL:
+            score += same
         score = score + draw() / 100
         if score > best_score:
             best, best_score = play, score
