@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -79,10 +80,20 @@ def run(args: argparse.Namespace) -> int:
     if not best.meets(target):
         print("no candidate met the target: nothing written", file=sys.stderr)
         return 1
-    profile = _named(best, out)
-    out.write_text(profile_toml(profile, _comment(args, target, best)), encoding="utf-8")
+    _write(out, profile_toml(_named(best, out), _comment(args, target, best)))
     print(f"wrote {out}: use it with --profile {out}")
     return 0
+
+
+def _write(out: Path, text: str) -> None:
+    """All of the file or none of it: written beside it, then moved into place."""
+    part = out.with_name(f".{out.name}.part")
+    try:
+        part.write_text(text, encoding="utf-8")
+        os.replace(part, out)
+    except OSError as error:
+        part.unlink(missing_ok=True)
+        raise UsageError(f"--out: cannot write {str(out)!r}: {error.strerror}") from None
 
 
 def _target(args: argparse.Namespace) -> Target:

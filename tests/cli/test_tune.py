@@ -3,6 +3,7 @@ reproducing the searched figures exactly; progress shown; clear errors for bad a
 
 from __future__ import annotations
 
+import errno
 import io
 import json
 import os
@@ -164,3 +165,16 @@ def test_progress_bar_on_a_real_terminal(tmp_path: Path) -> None:
     assert text.count("\rtune [") == 288 and "288/288" in text
     assert "tune: " not in text  # no plain progress lines on a terminal
     assert out.exists()
+
+
+def test_a_full_disk_leaves_no_half_written_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def disk_full(source: object, target: object) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(os, "replace", disk_full)
+    out = tmp_path / "full.toml"
+    assert main(["tune", "--minutes", "9", "--out", str(out), *QUICK]) == 2
+    assert "cannot write" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
