@@ -51,13 +51,14 @@ def run() -> Iterator[dict[str, Any]]:
 def tune_line() -> dict[str, Any]:
     target = Target(12, 0.5, max_drought=6)
     tried = candidates(PROFILES["toy"], target)
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     best = search(Rules.create("attack"), 4, tried, target, games=200, seed=1)[0]
     return {
         "name": "tune.search_s",
         "path": best.summary.path,
         "value": round(time.perf_counter() - started, 1),
         "unit": "s",
+        "cpu_s": round(time.process_time() - cpu, 1),
         "target": 60,
         "candidates": len(tried),
         "deals_per_candidate": 200,
