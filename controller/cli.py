@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 COMMAND_MODULES = (
     "controller.sim_cli",
+    "controller.tune_cli",
     "controller.rules_cli",
     "controller.launcher.cli",
     "controller.run_cli",

@@ -15,7 +15,15 @@ from controller.engine.match import choose_dealer
 from controller.engine.notation import describe
 from controller.engine.option_table import FORMATS
 from controller.launcher.policy import EjectPolicy, Profile, ProfileError, load_profile
-from controller.simulation import BOTS, Summary, press_outcome, simulate
+from controller.simulation import (
+    BOTS,
+    PATHS,
+    Pace,
+    PathError,
+    Summary,
+    press_outcome,
+    simulate,
+)
 
 
 def register(commands: Any) -> None:
@@ -42,30 +50,74 @@ def register(commands: Any) -> None:
         metavar="KEY=VALUE",
         help="a rule option (repeatable); `uno-attack rules --list` shows them",
     )
+    parser.add_argument(
+        "--path",
+        choices=PATHS,
+        default="auto",
+        help="fast (integer-coded, the same games), validated (the rules engine itself) or auto: "
+        "fast when it covers the rules (default)",
+    )
+    add_pace_arguments(parser)
     out = parser.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="print one JSON object")
     out.add_argument("--transcript", action="store_true", help="print one game move by move")
     parser.set_defaults(handler=run)
 
 
-def run(args: argparse.Namespace) -> int:
+def add_pace_arguments(parser: argparse.ArgumentParser) -> None:
+    """The table's pace, to turn simulated deals into minutes (shared with `tune`)."""
+    default = Pace()
+    parser.add_argument(
+        "--seconds-per-turn",
+        type=float,
+        default=default.seconds_per_turn,
+        help=f"how long a turn takes at the table (default {default.seconds_per_turn:g})",
+    )
+    parser.add_argument(
+        "--seconds-per-press",
+        type=float,
+        default=default.seconds_per_press,
+        help=f"how long a launcher press takes (default {default.seconds_per_press:g})",
+    )
+
+
+def pace_from(args: argparse.Namespace) -> Pace:
+    for flag, value in (("turn", args.seconds_per_turn), ("press", args.seconds_per_press)):
+        if not 0 <= value <= 3600:
+            raise UsageError(f"--seconds-per-{flag} must be 0 to 3600, not {value:g}")
+    return Pace(args.seconds_per_turn, args.seconds_per_press)
+
+
+def check_players(args: argparse.Namespace) -> None:
     if not 2 <= args.players <= 10:
         raise UsageError(f"--players must be 2 to 10, not {args.players}")
-    rules, profile = _rules(args), _profile(args.profile)
+
+
+def check_games(args: argparse.Namespace) -> None:
     if args.games < 1:
         raise UsageError(f"--games must be at least 1, not {args.games}")
+
+
+def run(args: argparse.Namespace) -> int:
+    check_players(args)
+    rules, profile = rules_from(args), profile_from(args.profile)
+    check_games(args)
+    pace = pace_from(args)
     try:
         if args.transcript:
             print(_transcript(rules, args.players, args.seed, profile, args.bot))
             return 0
-        summary = simulate(rules, args.players, args.games, args.seed, profile, args.bot)
-    except EngineError as error:
+        summary = simulate(
+            rules, args.players, args.games, args.seed, profile, args.bot,
+            path=args.path, pace=pace,
+        )  # fmt: skip
+    except (EngineError, PathError) as error:
         raise UsageError(str(error)) from None
     print(json.dumps(summary.as_dict()) if args.json else _readable(summary))
     return 0 if summary.conservation_violations == 0 else 1
 
 
-def _rules(args: argparse.Namespace) -> Rules:
+def rules_from(args: argparse.Namespace) -> Rules:
     pairs = {}
     for text in args.option:
         key, sep, value = text.partition("=")
@@ -78,7 +130,7 @@ def _rules(args: argparse.Namespace) -> Rules:
         raise UsageError(str(error)) from None
 
 
-def _profile(name: str) -> Profile:
+def profile_from(name: str) -> Profile:
     try:
         return load_profile(name)
     except (ProfileError, OSError) as error:
@@ -105,8 +157,10 @@ def _readable(s: Summary) -> str:
         f"  turns per game:      {s.mean_turns}",
         f"  wins by seat:        {wins}",
         f"  winner's points:     {s.mean_winner_points} per game",
+        f"  minutes per deal:    {s.mean_minutes} (at {s.seconds_per_turn:g} s a turn"
+        + (f", {s.seconds_per_press:g} s a press)" if s.rules == GameKind.ATTACK else ")"),
         f"  card conservation:   {'ok' if not s.conservation_violations else 'VIOLATED'}",
-        f"  time:                {s.seconds} s",
+        f"  time:                {s.seconds} s ({s.path} path)",
     ]
     if s.format != "standard":
         lines.insert(1, f"  format:              {s.format}")

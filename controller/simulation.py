@@ -1,8 +1,14 @@
 """Simulated games: bots play complete deals in full mode, the eject policy decides what each
-launcher press gives. Behind `uno-attack simulate`, `make run`'s demo and the benchmarks."""
+launcher press gives. Behind `uno-attack simulate`, `uno-attack tune`, `make run`'s demo and the
+benchmarks.
+
+Two paths play the very same games from the same seed: the validated engine, and the fast path
+(`controller.fastsim`) for the rule sets it covers. `path="auto"` takes the fast one when it can.
+"""
 
 from __future__ import annotations
 
+import itertools
 import random
 import time
 from collections import Counter
@@ -14,9 +20,23 @@ from controller.engine import Game, Rules, deal
 from controller.engine.autoplay import DealStats, play_out, remaining_for_press
 from controller.engine.bots import Bot, HeuristicBot, RandomBot
 from controller.engine.match import Match, choose_dealer
+from controller.fastsim import Deals, EjectDecider, Outcome, build, covers
 from controller.launcher.policy import EjectPolicy, Policy, Profile
 
 BOTS: dict[str, Callable[[random.Random], Bot]] = {"heuristic": HeuristicBot, "random": RandomBot}
+PATHS = ("auto", "fast", "validated")
+
+
+@dataclass(frozen=True)
+class Pace:
+    """How long people take at the table, to turn simulated deals into minutes: each turn
+    (deciding and playing) and each press of the launcher (suspense, picking the cards up)."""
+
+    seconds_per_turn: float = 8.0
+    seconds_per_press: float = 3.0
+
+    def minutes(self, turns: float, presses: float) -> float:
+        return (turns * self.seconds_per_turn + presses * self.seconds_per_press) / 60
 
 
 @dataclass
@@ -29,6 +49,7 @@ class Summary:
     bot: str
     seed: int
     format: str = "standard"
+    path: str = "validated"
     games: int = 0
     matches: int = 0
     finished: int = 0
@@ -36,6 +57,9 @@ class Summary:
     mean_presses: float = 0.0
     mean_cards_per_press: float = 0.0
     max_drought: int = 0
+    mean_minutes: float = 0.0
+    seconds_per_turn: float = Pace.seconds_per_turn
+    seconds_per_press: float = Pace.seconds_per_press
     wins_by_seat: list[int] = field(default_factory=list)
     mean_winner_points: float = 0.0
     conservation_violations: int = 0
@@ -58,6 +82,20 @@ MATCH_FORMATS = ("elim_tournament", "team_play", "rotation_4p", "rotation_8p")
 """Formats whose result is a whole match: `--games` counts matches for them."""
 
 
+@dataclass(slots=True)
+class DealFigures:
+    """One finished deal, whichever path played it."""
+
+    finished: bool
+    winner: int | None  # the match player who won (seat mapped through the seating)
+    points: int  # the points the hands left were worth
+    conserved: bool  # the deal held exactly its deck
+    turns: int
+    presses: int
+    cards_pressed: int
+    longest_drought: int
+
+
 def simulate(
     rules: Rules,
     players: int,
@@ -65,41 +103,74 @@ def simulate(
     seed: int,
     profile: Profile,
     bot: str = "heuristic",
+    *,
+    path: str = "auto",
+    pace: Pace = Pace(),
 ) -> Summary:
-    """Play `games` complete deals (or, for the match formats, matches) and summarise them."""
-    summary = Summary(rules.game.value, players, profile.name, bot, seed, rules.format)
+    """Play `games` complete deals (or, for the match formats, matches) and summarise them.
+    `path` is "fast", "validated" or "auto" (fast when it covers the rules): same games."""
+    chosen = choose_path(rules, players, bot, path)
+    summary = Summary(rules.game.value, players, profile.name, bot, seed, rules.format, chosen)
     summary.wins_by_seat = [0] * players
+    summary.seconds_per_turn = pace.seconds_per_turn
+    summary.seconds_per_press = pace.seconds_per_press
     totals = _Totals()
     results = FormatResults(rules.format, players)
     started = time.perf_counter()
-    for game, stats, seating in _deals(rules, players, games, seed, profile, bot, results):
+    play = _fast_deals if chosen == "fast" else _validated_deals
+    for figures in play(rules, players, games, seed, profile, bot, results):
         summary.games += 1
-        summary.finished += game.over
-        if game.winner is not None:
-            summary.wins_by_seat[seating[game.winner]] += 1
-            totals.points += sum(game.points or ())
-        summary.conservation_violations += not conserves(game)
-        summary.max_drought = max(summary.max_drought, stats.longest_drought)
-        totals.turns += stats.turns
-        totals.presses += stats.presses
-        totals.cards += stats.cards_pressed
-        results.deal(game, seating)
+        summary.finished += figures.finished
+        if figures.winner is not None:
+            summary.wins_by_seat[figures.winner] += 1
+            totals.points += figures.points
+        summary.conservation_violations += not figures.conserved
+        summary.max_drought = max(summary.max_drought, figures.longest_drought)
+        totals.turns += figures.turns
+        totals.presses += figures.presses
+        totals.cards += figures.cards_pressed
     summary.seconds = round(time.perf_counter() - started, 3)
     summary.matches = results.matches
     summary.format_results = results.summary()
-    _averages(summary, totals)
+    _averages(summary, totals, pace)
     return summary
 
 
-def _averages(summary: Summary, totals: _Totals) -> None:
+class PathError(ValueError):
+    """The fast path was asked for rules it does not cover (or an unknown path was named)."""
+
+
+def choose_path(rules: Rules, players: int, bot: str, path: str) -> str:
+    """ "fast" or "validated": the path that plays these games."""
+    if path not in PATHS:
+        raise PathError(f"path must be one of {', '.join(PATHS)}, not {path!r}")
+    fast = covers(rules, players, bot)
+    if path == "fast" and not fast:
+        raise PathError(
+            "the fast path covers standard deals of the default classic and UNO Attack rules "
+            "(hand size and deck may change); use --path validated or auto"
+        )
+    return "fast" if fast and path != "validated" else "validated"
+
+
+def _averages(summary: Summary, totals: _Totals, pace: Pace) -> None:
     games = max(summary.games, 1)
     summary.mean_turns = round(totals.turns / games, 2)
     summary.mean_presses = round(totals.presses / games, 2)
     summary.mean_cards_per_press = round(totals.cards / max(totals.presses, 1), 3)
     summary.mean_winner_points = round(totals.points / games, 1)
+    summary.mean_minutes = round(pace.minutes(totals.turns / games, totals.presses / games), 2)
 
 
-def _deals(
+def generators(seed: int, players: int) -> tuple[random.Random, list[random.Random], random.Random]:
+    """The generators one simulation draws from: the deals' (dealer draws, shuffles), each
+    bot's own, and the launcher's. Both paths make them the same way from the seed."""
+    rng = random.Random(seed)
+    bots = [random.Random(rng.random()) for _ in range(players)]
+    return rng, bots, random.Random(rng.random())
+
+
+def _validated_deals(
     rules: Rules,
     players: int,
     games: int,
@@ -107,16 +178,36 @@ def _deals(
     profile: Profile,
     bot: str,
     results: FormatResults,
+) -> Iterator[DealFigures]:
+    for game, stats, seating in validated_deals(rules, players, games, seed, profile, bot, results):
+        winner = None if game.winner is None else seating[game.winner]
+        yield DealFigures(
+            game.over, winner, sum(game.points or ()), conserves(game), stats.turns,
+            stats.presses, stats.cards_pressed, stats.longest_drought,
+        )  # fmt: skip
+
+
+def validated_deals(
+    rules: Rules,
+    players: int,
+    games: int,
+    seed: int,
+    profile: Profile,
+    bot: str,
+    results: FormatResults | None = None,
 ) -> Iterator[tuple[Game, DealStats, tuple[int, ...]]]:
-    """Every deal played: single deals, or the deals of whole matches."""
-    rng = random.Random(seed)
-    bots = [BOTS[bot](random.Random(rng.random())) for _ in range(players)]
-    press = press_outcome(EjectPolicy(profile, random.Random(rng.random())))
+    """Every deal the validated engine plays: single deals, or the deals of whole matches."""
+    rng, bot_rngs, launcher = generators(seed, players)
+    bots = [BOTS[bot](bot_rng) for bot_rng in bot_rngs]
+    press = press_outcome(EjectPolicy(profile, launcher))
+    results = results or FormatResults(rules.format, players)
     for _ in range(games):
         if rules.format not in MATCH_FORMATS:
             dealer = choose_dealer(rules.deck_spec, players, rng).dealer
             game, _ = deal(rules, players, dealer, rng)
-            yield game, play_out(game, bots, press), tuple(range(players))
+            stats, seats = play_out(game, bots, press), tuple(range(players))
+            results.deal(game, seats)
+            yield game, stats, seats
             continue
         match = Match(rules, players, rng)
         while not match.over:
@@ -124,9 +215,39 @@ def _deals(
             played, seating = match.game, match.seating
             assert played is not None and seating is not None
             at_table = [bots[player] for player in seating.players]
-            yield played, play_out(played, at_table, press), seating.players
+            stats = play_out(played, at_table, press)
+            results.deal(played, seating.players)
+            yield played, stats, seating.players
             match.finish_deal()
         results.match(match)
+
+
+def _fast_deals(
+    rules: Rules,
+    players: int,
+    games: int,
+    seed: int,
+    profile: Profile,
+    bot: str,
+    results: FormatResults,
+) -> Iterator[DealFigures]:
+    deck = sorted(build(rules).deck)
+    for outcome in fast_deals(rules, players, games, seed, profile, bot):
+        held = sorted([*itertools.chain(*outcome.hands), *outcome.pile, *outcome.discard])
+        yield DealFigures(
+            True, outcome.winner, sum(outcome.points), held == deck, outcome.turns,
+            outcome.presses, outcome.cards_pressed, outcome.longest_drought,
+        )  # fmt: skip
+
+
+def fast_deals(
+    rules: Rules, players: int, games: int, seed: int, profile: Profile, bot: str
+) -> Iterator[Outcome]:
+    """The same deals as `validated_deals` (standard format), played by the fast path."""
+    rng, bot_rngs, launcher = generators(seed, players)
+    deals = Deals(rules, players, bot, bot_rngs, EjectDecider(profile, launcher))
+    for _ in range(games):
+        yield deals.play(deals.choose_dealer(rng), rng)
 
 
 @dataclass
@@ -197,3 +318,82 @@ def press_outcome(policy: Policy) -> Callable[[Game], int]:
 def conserves(game: Game) -> bool:
     """No card was created or lost: the game holds exactly its deck."""
     return Counter(game.cards_in_play()) == Counter(game.deck.cards())
+
+
+def compare_paths(
+    rules: Rules, players: int, games: int, seed: int, profile: Profile, bot: str
+) -> str | None:
+    """Play the same deals on both paths in lockstep and return the first difference in words
+    (None: identical): the dealer, every hand, the pile and the discards in order, the winner,
+    the points, the deal's figures, every eject, and the state of every random generator."""
+    validated_rngs, fast_rngs = generators(seed, players), generators(seed, players)
+    rng, bot_rngs, launcher = validated_rngs
+    policy = EjectPolicy(profile, launcher)
+    ejects: tuple[list[int], list[int]] = ([], [])
+
+    def press(game: Game) -> int:
+        ejects[0].append(policy.decide(remaining_for_press(game)).cards)
+        return ejects[0][-1]
+
+    decider = EjectDecider(profile, fast_rngs[2])
+
+    def fast_press(remaining: int) -> int:
+        ejects[1].append(decider(remaining))
+        return ejects[1][-1]
+
+    bots = [BOTS[bot](bot_rng) for bot_rng in bot_rngs]
+    deals = Deals(rules, players, bot, fast_rngs[1], fast_press)
+    for number in range(games):
+        dealer = choose_dealer(rules.deck_spec, players, rng).dealer
+        fast_dealer = deals.choose_dealer(fast_rngs[0])
+        game, _ = deal(rules, players, dealer, rng)
+        stats = play_out(game, bots, press)
+        outcome = deals.play(fast_dealer, fast_rngs[0])
+        ours = _seen(dealer, game.hands, game.pile, game.discard, game.winner, game.points, stats)
+        theirs = _seen(
+            fast_dealer, *_as_cards(deals, outcome), outcome.winner, outcome.points, outcome
+        )
+        ours |= {"ejects": ejects[0], "generators": _states(validated_rngs)}
+        theirs |= {"ejects": ejects[1], "generators": _states(fast_rngs)}
+        for key, value in ours.items():
+            if theirs[key] != value:
+                return f"deal {number}: {key} differ: validated {value}, fast {theirs[key]}"
+        ejects[0].clear()
+        ejects[1].clear()
+    return None
+
+
+def _seen(
+    dealer: int,
+    hands: Any,
+    pile: Any,
+    discard: Any,
+    winner: int | None,
+    points: tuple[int, ...] | None,
+    figures: DealStats | Outcome,
+) -> dict[str, Any]:
+    return {
+        "dealer": dealer,
+        "hands": [" ".join(map(str, hand)) for hand in hands],
+        "pile": " ".join(map(str, pile)),
+        "discard": " ".join(map(str, discard)),
+        "winner": winner,
+        "points": points,
+        "figures": (
+            figures.turns, figures.presses, figures.cards_pressed, figures.longest_drought,
+        ),
+    }  # fmt: skip
+
+
+def _as_cards(deals: Deals, outcome: Outcome) -> tuple[Any, Any, Any]:
+    cards = deals.tables.cards
+    return (
+        [[cards[c] for c in hand] for hand in outcome.hands],
+        [cards[c] for c in outcome.pile],
+        [cards[c] for c in outcome.discard],
+    )
+
+
+def _states(rngs: tuple[random.Random, list[random.Random], random.Random]) -> list[Any]:
+    rng, bots, launcher = rngs
+    return [rng.getstate(), *(bot.getstate() for bot in bots), launcher.getstate()]

@@ -132,3 +132,31 @@ def test_rules_list_names_every_option_feature_and_format(
     assert main(["rules", "--json", "--game", "attack"]) == 0
     listed = json.loads(capsys.readouterr().out)
     assert all("attack" in o["games"] for o in listed["options"])
+
+
+def test_simulate_names_its_path_and_both_paths_agree(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ("--rules", "attack", "--players", "5", "--games", "60", "--seed", "8")
+    fast, auto = _json(capsys, *args, "--path", "fast"), _json(capsys, *args)
+    slow = _json(capsys, *args, "--path", "validated")
+    assert (fast["path"], auto["path"], slow["path"]) == ("fast", "fast", "validated")
+    for out in (fast, slow):
+        del out["seconds"], out["path"]
+    assert fast == slow
+    house = _json(capsys, "--rules", "classic", "--games", "5", "--option", "stack_s0")
+    assert house["path"] == "validated"
+    assert main(["simulate", "--path", "fast", "--option", "attack_stack_hits"]) == 2
+    assert "the fast path covers" in capsys.readouterr().err
+
+
+def test_simulate_estimates_minutes_per_deal(capsys: pytest.CaptureFixture[str]) -> None:
+    base = ("--games", "40", "--seed", "2")
+    out = _json(capsys, *base)
+    expected = (out["mean_turns"] * 8 + out["mean_presses"] * 3) / 60  # type: ignore[operator]
+    assert abs(out["mean_minutes"] - expected) < 0.01  # type: ignore[operator]
+    slower = _json(capsys, *base, "--seconds-per-turn", "16", "--seconds-per-press", "6")
+    assert abs(slower["mean_minutes"] - 2 * out["mean_minutes"]) < 0.02  # type: ignore[operator]
+    assert main(["simulate", "--games", "5", "--seconds-per-press", "10"]) == 0
+    text = capsys.readouterr().out
+    assert "minutes per deal:" in text and "8 s a turn, 10 s a press" in text
+    assert main(["simulate", "--seconds-per-turn", "-1"]) == 2
+    assert "--seconds-per-turn must be 0 to 3600" in capsys.readouterr().err

@@ -1,0 +1,410 @@
+"""One deal played out by bots on integer-coded state: the validated engine's `deal()` followed
+by its bot loop (`play_out`), step for step, for the rule sets `covers()` accepts.
+
+Under those rules some of the engine's machinery never comes into play, so it is not here:
+the bots always call UNO exactly when the engine says the play needs it (so nobody is ever
+exposed or falsely calls), nothing is stacked, nobody jumps in, and every Wild Draw Four may
+be challenged. A differential test replays thousands of deals through both paths and compares
+every hand, pile, score, eject and random-number generator state.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from controller.engine import GameKind, Rules
+
+from .rand import picker, shuffle
+from .tables import (
+    DISCARD_ALL,
+    DRAW_TWO,
+    HIT_TWO,
+    HITS,
+    NO_COLOUR,
+    NUMBER,
+    REVERSE,
+    SKIP,
+    TRADE_HANDS,
+    WILD,
+    WILD_ALL_HIT,
+    WILD_DRAW_FOUR,
+    WILD_HIT_FIRE,
+    Play,
+    Tables,
+    build,
+)
+
+BOT_KINDS = ("heuristic", "random")
+MAX_STEPS = 100_000  # as the validated loop: a deal this long is a bug
+
+# Owed duties: [kind, seat, count] or, for a Wild Draw Four, [PENALTY, victim, 4, source, legal].
+PRESS, UNTIL_FIRE, CHOOSE_COLOUR, PENALTY = range(4)
+
+
+IRRELEVANT_TO_A_DEAL = frozenset(
+    {
+        "target", "scoring", "chip_rate", "starting_chips", "num_deals",
+        "break_ties_by_continuing", "next_dealer",  # match scoring, not one deal
+        "suggestion_penalty", "uno_false_call_penalty", "uno_false_accusation_penalty",
+    }
+)  # fmt: skip
+"""Options that change nothing these bots can meet within one standard deal."""
+COVERED = IRRELEVANT_TO_A_DEAL | {"deck", "hand_size", "deal_size_by_count"}
+
+
+def covers(rules: Rules, players: int, bot: str) -> bool:
+    """The fast path plays exactly these deals; anything else goes to the validated engine."""
+    if bot not in BOT_KINDS or rules.format != "standard" or not 2 <= players <= 10:
+        return False
+    if not set(rules.changed()) <= COVERED:
+        return False
+    return players * hand_size(rules, players) <= rules.deck_spec.size - 1
+
+
+def hand_size(rules: Rules, players: int) -> int:
+    """§2.3 / §10.4, as the engine deals."""
+    if not rules.deal_size_by_count:
+        return rules.hand_size
+    return 7 if players <= 4 else 8 if players <= 6 else 9
+
+
+@dataclass(slots=True)
+class Outcome:
+    """A finished deal: the cards where they ended, the score and the deal's figures."""
+
+    winner: int
+    points: tuple[int, ...]
+    hands: list[list[int]]
+    pile: list[int]
+    discard: list[int]
+    turns: int
+    presses: int
+    cards_pressed: int
+    longest_drought: int
+    actions: int
+
+
+class Deals:
+    """Deals of one covered rule set with one set of bots (each with its own generator) and,
+    for UNO Attack, the launcher (`press(remaining) -> cards`)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        bot: str,
+        bot_rngs: Sequence[random.Random],
+        press: Callable[[int], int] | None,
+    ) -> None:
+        if not covers(rules, players, bot):
+            raise ValueError("these rules are not covered by the fast path")
+        self.tables = t = build(rules)
+        self.players = players
+        self.size = hand_size(rules, players)
+        self.attack = rules.game is GameKind.ATTACK
+        self.heuristic = bot == "heuristic"
+        self.rngs = list(bot_rngs)
+        self.picks = [picker(r) for r in self.rngs]
+        self.press = press
+        self.seat_plays = [_seat_plays(t, seat, players) for seat in range(players)]
+
+    def choose_dealer(self, rng: random.Random) -> int:
+        """§2.2: the high-card draw, ties drawing again (the engine's `choose_dealer`)."""
+        number = self.tables.number
+        candidates = list(range(self.players))
+        while True:
+            cards = list(self.tables.deck)
+            shuffle(rng, cards)
+            drawn = {seat: cards.pop() for seat in candidates}
+            best = max(number[c] for c in drawn.values())
+            candidates = [seat for seat, c in drawn.items() if number[c] == best]
+            if len(candidates) == 1:
+                return candidates[0]
+
+    def play(self, dealer: int, rng: random.Random) -> Outcome:
+        """Deal with `dealer` dealing and play the deal out; `rng` shuffles, as in `deal()`."""
+        t, n = self.tables, self.players
+        kinds, colours, fits, faces, face = t.kind, t.colour, t.fits, t.faces, t.face
+        heuristic, attack, rngs = self.heuristic, self.attack, self.rngs
+        seat_plays, picks = self.seat_plays, self.picks
+        hands, pile, discard = self._deal(rng)
+        top = discard[-1]
+        colour = colours[top]
+        d, turn, duties = self._start(top, dealer, hands, pile, discard, rng)
+        launcher = _Launcher(self.press)
+        row = fits[colour * faces + face[top]]
+        winner, drawn = -1, -1
+        turns = 0
+        for steps in range(1, MAX_STEPS + 1):  # noqa: B007 - the count is read after the loop
+            if duties:
+                duty = duties[0]
+                owed, seat = duty[0], duty[1]
+                if owed <= UNTIL_FIRE:  # an owed press (§3.6)
+                    if not heuristic:
+                        picks[seat](1)  # a random bot "chooses" its only action too
+                    got = launcher.press(hands[seat], pile, discard, rng)
+                    if owed == PRESS or got:
+                        duty[2] -= 1
+                    if not duty[2] or (owed == UNTIL_FIRE and not pile and len(discard) <= 1):
+                        del duties[0]
+                elif owed == CHOOSE_COLOUR:
+                    del duties[0]
+                    hand = hands[seat]
+                    colour = _favourite(colours, hand) if heuristic else picks[seat](4)
+                    row = fits[colour * faces + face[top]]
+                else:  # a Wild Draw Four: accept, or (random bots, half the time) challenge
+                    del duties[0]
+                    source, legal = duty[3], duty[4]
+                    if heuristic or picks[seat](2):  # 0: Challenge, 1: Accept
+                        hands[seat] += _take(pile, discard, rng, 4)
+                    elif legal or not hands[source]:
+                        hands[seat] += _take(pile, discard, rng, 6)
+                    else:
+                        hands[source] += _take(pile, discard, rng, 4)
+                        turn = seat
+                if winner >= 0 and not duties:
+                    break
+                continue
+            seat = turn
+            hand = hands[seat]
+            turns += 1
+            if drawn >= 0:
+                plays: Sequence[Play] = t.plays[drawn]
+            else:
+                mine = seat_plays[seat]
+                plays = [p for c in dict.fromkeys(hand) if row[c] for p in mine[c]]
+                if len(hand) == 1 and kinds[hand[0]] == TRADE_HANDS:
+                    plays = []  # Trade Hands may not be the last card
+            if not plays:
+                if not heuristic:
+                    picks[seat](1)  # a random bot "chooses" its only action too
+                turn = (seat + d) % n
+                if attack:
+                    launcher.press(hand, pile, discard, rng)
+                elif pile or _refill(pile, discard, rng):
+                    drew = pile.pop()
+                    hand.append(drew)
+                    if row[drew]:
+                        drawn, turn = drew, seat
+                continue
+            if heuristic:
+                c, named, target = _best(t, hands, seat, plays, d, n, rngs[seat].random)
+            else:
+                c, named, target = plays[picks[seat](len(plays))]
+            drawn = -1
+            kind = kinds[c]
+            hand.remove(c)
+            if kind == DISCARD_ALL:
+                discard += [x for x in hand if colours[x] == named]
+                hand[:] = [x for x in hand if colours[x] != named]
+            discard.append(c)
+            if kind == WILD_DRAW_FOUR:
+                legal = all(colours[x] != colour for x in hand)
+            colour, top = named, c
+            row = fits[colour * faces + face[c]]
+            if not hand:
+                winner = seat
+            if kind in (NUMBER, WILD, DISCARD_ALL):
+                turn = (seat + d) % n
+            elif kind == SKIP:
+                turn = (seat + d + d) % n
+            elif kind == REVERSE:
+                d = -d
+                turn = (seat + d + d) % n if n == 2 else (seat + d) % n
+            elif kind == DRAW_TWO:
+                hands[(seat + d) % n] += _take(pile, discard, rng, 2)
+                turn = (seat + d + d) % n
+            elif kind == WILD_DRAW_FOUR:
+                duties.append([PENALTY, (seat + d) % n, 4, seat, legal])
+                turn = (seat + d + d) % n
+            elif kind == HIT_TWO:
+                duties.append([PRESS, (seat + d) % n, 2])
+                turn = (seat + d + d) % n
+            elif kind == TRADE_HANDS:
+                hands[seat], hands[target] = hands[target], hand
+                turn = (seat + d) % n
+            elif kind == WILD_ALL_HIT:
+                duties.extend([PRESS, (seat + d * k) % n, 1] for k in range(1, n))
+                turn = (seat + d) % n
+            else:  # WILD_HIT_FIRE
+                duties.append([UNTIL_FIRE, (seat + d) % n, 1])
+                turn = (seat + d + d) % n
+            if winner >= 0 and not duties:
+                break
+        else:
+            raise RuntimeError(f"deal not finished after {MAX_STEPS} actions")
+        value = t.points.__getitem__
+        points = tuple(sum(map(value, hand)) for hand in hands)
+        return Outcome(
+            winner, points, hands, pile, discard, turns, launcher.presses, launcher.cards,
+            launcher.longest_drought, steps,
+        )  # fmt: skip
+
+    def _deal(self, rng: random.Random) -> tuple[list[list[int]], list[int], list[int]]:
+        """§2.3 and §2.5: shuffle, deal, and turn up a card that may start the discards."""
+        t, n, size = self.tables, self.players, self.size
+        cards = list(t.deck)
+        shuffle(rng, cards)
+        hands = [cards[k * size : (k + 1) * size] for k in range(n)]
+        pile = cards[n * size :]
+        top = pile.pop()
+        while t.returned[top]:
+            pile.append(top)
+            shuffle(rng, pile)
+            top = pile.pop()
+        return hands, pile, [top]
+
+    def _start(
+        self,
+        top: int,
+        dealer: int,
+        hands: list[list[int]],
+        pile: list[int],
+        discard: list[int],
+        rng: random.Random,
+    ) -> tuple[int, int, list[list[int]]]:
+        """§2.5: the turned-up card's effect on F, the dealer's left. Returns the direction,
+        whose turn it is and the duties owed first."""
+        n, kind = self.players, self.tables.kind[top]
+        d, first, duties = 1, (dealer + 1) % n, []
+        turn = (first + 1) % n if kind in (SKIP, DRAW_TWO, HIT_TWO, WILD_HIT_FIRE) else first
+        if kind == REVERSE:
+            d, turn = -1, dealer
+        elif kind == DRAW_TWO:
+            hands[first] += _take(pile, discard, rng, 2)
+        elif kind == HIT_TWO:
+            duties.append([PRESS, first, 2])
+        elif kind == WILD:
+            duties.append([CHOOSE_COLOUR, first])
+        elif kind == WILD_ALL_HIT:
+            duties.append([CHOOSE_COLOUR, first])
+            duties.extend([PRESS, (dealer + k) % n, 1] for k in range(1, n))
+        elif kind == WILD_HIT_FIRE:
+            duties.append([UNTIL_FIRE, first, 1])
+            duties.append([CHOOSE_COLOUR, (first + 1) % n])
+        return d, turn, duties
+
+
+class _Launcher:
+    """Presses in one deal (§3.6): the launcher says how many of the cards left come out; the
+    deal's press figures are kept as it goes."""
+
+    def __init__(self, decide: Callable[[int], int] | None) -> None:
+        self.decide = decide
+        self.presses = self.cards = self.drought = self.longest_drought = 0
+
+    def press(
+        self, hand: list[int], pile: list[int], discard: list[int], rng: random.Random
+    ) -> int:
+        assert self.decide is not None, "UNO Attack needs a launcher"
+        wanted = self.decide(len(pile) or max(len(discard) - 1, 0))
+        if not pile:
+            _refill(pile, discard, rng)
+        got = wanted if wanted < len(pile) else len(pile)
+        if got:  # the top of the pile first, as one card after another
+            hand += pile[-1 : -got - 1 : -1]
+            del pile[-got:]
+        self.presses += 1
+        self.cards += got
+        self.drought = 0 if got else self.drought + 1
+        self.longest_drought = max(self.longest_drought, self.drought)
+        return got
+
+
+def _seat_plays(t: Tables, seat: int, players: int) -> tuple[tuple[Play, ...], ...]:
+    """Every play of each card by `seat`: Trade Hands once per other player, in seat order."""
+    return tuple(
+        tuple((c, t.colour[c], target) for target in range(players) if target != seat)
+        if kind == TRADE_HANDS
+        else t.plays[c]
+        for c, kind in enumerate(t.kind)
+    )
+
+
+def _refill(pile: list[int], discard: list[int], rng: random.Random) -> bool:
+    """§8: the empty pile takes every discard but the top card, shuffled."""
+    if len(discard) < 2:
+        return False
+    spare = discard[:-1]
+    del discard[:-1]
+    shuffle(rng, spare)
+    pile += spare
+    return True
+
+
+def _take(pile: list[int], discard: list[int], rng: random.Random, count: int) -> list[int]:
+    taken: list[int] = []
+    while len(taken) < count:
+        if not pile and not _refill(pile, discard, rng):
+            break
+        taken.append(pile.pop())
+    return taken
+
+
+def _favourite(colours: tuple[int, ...], hand: list[int]) -> int:
+    """The colour held most (the first of R, Y, G, B on a tie)."""
+    counts = [0, 0, 0, 0, 0]  # wilds (NO_COLOUR, -1) land in the last slot
+    for c in hand:
+        counts[colours[c]] += 1
+    del counts[NO_COLOUR]
+    return counts.index(max(counts))
+
+
+def _threatened(hands: list[list[int]], seat: int, d: int, n: int) -> bool:
+    """The next player is near out, or holds the fewest cards of the others."""
+    victim = len(hands[(seat + d) % n])
+    return victim <= 2 or victim == min(len(h) for k, h in enumerate(hands) if k != seat)
+
+
+def _best(
+    t: Tables,
+    hands: list[list[int]],
+    seat: int,
+    plays: Sequence[Play],
+    d: int,
+    n: int,
+    draw: Callable[[], float],
+) -> Play:
+    """The heuristic bot's choice: its score for every play, in the order they are listed,
+    with the same floating-point sums and the same random tie-breaks. (Adding 0.0 changes no
+    sum here, so those additions are left out; the threat and the favourite colour are only
+    worked out for a play they count for.)"""
+    hand = hands[seat]
+    size = len(hand)
+    kinds, colours, tenth, wild = t.kind, t.colour, t.tenth, t.wild
+    threat: bool | None = None
+    favourite = NO_COLOUR - 1  # not worked out yet
+    best, best_score = plays[0], -1.0e300
+    for play in plays:
+        c, named, target = play
+        kind = kinds[c]
+        if kind == DISCARD_ALL:
+            own = colours[c]
+            same = sum(1 for x in hand if colours[x] == own)
+            score = 10.0 if size - same == 1 else 0.0
+        elif kind == TRADE_HANDS:
+            score = 10.0 if len(hands[target]) == 1 else 0.0
+        else:
+            score = 10.0 if size == 2 else 0.0
+        if kind in HITS:
+            if threat is None:
+                threat = _threatened(hands, seat, d, n)
+            if threat:
+                score += 8.0
+        score += tenth[c]
+        if wild[c]:
+            score -= 6.0
+            if favourite < NO_COLOUR:
+                favourite = _favourite(colours, hand)
+            if named == favourite:
+                score += 1.0
+        if kind == TRADE_HANDS:
+            score += size - len(hands[target])
+        elif kind == DISCARD_ALL:
+            score += same
+        score = score + draw() / 100
+        if score > best_score:
+            best, best_score = play, score
+    return best
