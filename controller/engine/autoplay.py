@@ -11,7 +11,7 @@ from .actions import Catch, Draw, Play, Press
 from .bots import Bot
 from .events import Event, Pressed
 from .game import Game
-from .legal import jump_ins
+from .legal_actions import jump_ins
 from .notation import event_text
 
 PressOutcome = Callable[[Game], int]

@@ -1,72 +1,172 @@
-"""Properties over random *combinations* of compatible house rules (§10) and random seeds:
-card conservation, termination, `legal_actions` / `push` agreement, reproducibility."""
+"""Properties over random *combinations* of compatible options, in every match format, with an
+unkind player (wrong plays, stray claims, random launcher counts): every card is kept, nobody
+who has gone out is ever given a turn, a duty or cards, and every deal ends.
+
+The option families come from the option declarations themselves (`options.FAMILIES`, each
+option's `games` and `needs`), so a new option is covered as soon as it is declared."""
 
 from __future__ import annotations
 
 import random
+from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from controller.engine import OptionError, Rules, deal
-from controller.engine.options import OPTIONS_BY_ID
+from controller.engine import Game, IllegalAction, OptionError, Phase, Rules, deal
+from controller.engine.decks import DECKS
+from controller.engine.events import Event
+from controller.engine.match import Match
+from controller.engine.option_table import FORMATS
+from controller.engine.options import FAMILIES, OPTIONS, OptionSpec, options_for
 
-from .test_properties import _play
+from .conftest import state_of
+from .test_properties import _choose, _listed, _mistake, _random_action, _with_outcome
 
-EXCLUSIVE = {  # pick at most one of each family
-    "classic": (("stack_s0", "stack_s1"), ("jumpin_numbers", "jumpin_identical"),
-                ("multi_same_face", "multi_identical")),
-    "attack": (("multi_same_face", "multi_identical"),),
-}  # fmt: skip
-INDEPENDENT = {
-    "classic": ("replay_any_count", "wrong_play_penalty", "no_finish_on_action",
-                "must_play_if_able", "deal_size_by_count", "uno_false_call_penalty"),
-    "attack": ("attack_stack_hits", "atk_play_after_press", "whf_needs_no_colour_match",
-               "discard_all_choose_subset", "uno_after_trade_receiver", "replay_any_count",
-               "wrong_play_penalty", "no_finish_on_action"),
-}  # fmt: skip
-DEPENDENT = {  # sub-option: the family members it needs
-    "jumpin_draw_accumulate": ("jumpin_numbers", "jumpin_identical"),
-    "wrong_jumpin_penalty": ("jumpin_numbers", "jumpin_identical"),
-    "stack_wd4_ignores_legality": ("stack_s0", "stack_s1"),
-    "multi_skip_opponents_only": ("multi_same_face", "multi_identical"),
-    "multi_in_attack": ("multi_same_face", "multi_identical"),
-    "no_finish_extended": ("no_finish_on_action",),
-}
+INTS = {"hand_size": (1, 2, 7), "target": (60, 500), "num_deals": (0, 3), "teams": (2, 3)}
+"""Whole-number options: a few telling values (others keep their default)."""
+
+MATCH_DEALS = 4
+"""Deals played of a match format (each one checked to its end)."""
+
+
+def _value(draw: st.DrawFn, spec: OptionSpec, game: str) -> object:
+    if spec.kind is bool:
+        return draw(st.booleans())
+    if spec.kind is int:
+        return draw(st.sampled_from(INTS.get(spec.id, (spec.default,))))
+    if spec.id == "deck":
+        return draw(st.sampled_from(["", *(n for n, d in DECKS.items() if d.game == game)]))
+    return draw(st.sampled_from(spec.choices))
 
 
 @st.composite
-def house_rules(draw: st.DrawFn) -> Rules:
-    """A random compatible combination of house rules for one of the games."""
-    game = draw(st.sampled_from(["classic", "attack"]))
+def house_rules(draw: st.DrawFn, game: str | None = None) -> Rules:
+    """A random compatible combination of every option that applies to one of the games."""
+    game = game or draw(st.sampled_from(["classic", "attack"]))
+    applicable = options_for(game)
     options: dict[str, object] = {}
-    for family in EXCLUSIVE[game]:
-        chosen = draw(st.sampled_from((None, *family)))
+    for family in FAMILIES.values():
+        members = [spec.id for spec in family if spec in applicable]
+        chosen = draw(st.sampled_from((None, *members)))
         if chosen:
             options[chosen] = True
-    for option in INDEPENDENT[game]:
-        options[option] = draw(st.booleans())
-    for option, needs in DEPENDENT.items():
-        fits = OPTIONS_BY_ID[option].games
-        if game in fits and any(options.get(n) for n in needs) and draw(st.booleans()):
-            options[option] = True
-    if game == "classic":
-        options["wild_after_draw"] = draw(st.sampled_from(("off", "victim_only", "strict_top")))
-    options["format"] = draw(st.sampled_from(("standard", "elim_within_deal")))
-    options["uno_state"] = draw(st.sampled_from(("auto", "one_card", "one_card_or_same_face")))
+    for spec in applicable:
+        if spec.family or spec.needs:
+            continue
+        options[spec.id] = _value(draw, spec, game)
+    for spec in applicable:
+        if spec.needs and any(options.get(n) for n in spec.needs):
+            options[spec.id] = draw(st.booleans())
     try:
         return Rules.create(game, **options)  # type: ignore[arg-type]
     except OptionError as error:  # a combination the engine refuses must say why
         raise AssertionError(f"compatible options refused: {error}") from None
 
 
-@settings(max_examples=200, deadline=None)
+def _gone_out(game: Game) -> set[int]:
+    """Who has gone out: the winner, the players out under within-deal elimination, and a
+    jumper who shed their last card on the winning card."""
+    out = set(game.finished)
+    if game.winner is not None:
+        out.add(game.winner)
+    out.update(seat for seat, hand in enumerate(game.hands) if not hand)
+    return out
+
+
+def check_nobody_out_owes(game: Game) -> None:
+    """§6 and §9.3: a player who has gone out gets no turn, no duty, no stack and no cards."""
+    if game.phase is not Phase.PLAYING:
+        return
+    out = _gone_out(game)
+    for seat in set(game.finished) | {game.winner} - {None}:
+        assert not game.hands[seat], f"P{seat} went out but holds {game.hands[seat]}"
+    for duty in game.duties:
+        assert duty.seat not in out or game.deal_done(), f"P{duty.seat} went out but owes {duty}"
+    mover = game.to_move()
+    assert game.deal_done() or mover not in out, f"P{mover} went out but is to move"
+
+
+def play_checked(game: Game, rng: random.Random, steps: int = 20_000) -> list[Event]:
+    """Play a deal out with an unkind player (random claims, one wrong play per turn at most,
+    random launcher counts), checking the invariants after every action."""
+    deck = Counter(game.deck.cards())
+    history: list[Event] = []
+    mistaken: tuple[int, int] | None = None  # (seat, turn number) of the last wrong play
+    turns = 0
+    for _ in range(steps):
+        if game.over:
+            return history
+        if rng.random() < 0.02:
+            history += _stray_claim(game, rng)
+        offered = game.legal_actions()
+        assert offered, "a game that is not over always offers something"
+        wrong = _random_action(game, rng)
+        if mistaken != (wrong.seat, turns) and not _listed(wrong, set(offered)):
+            before = state_of(game)
+            try:
+                penalised = game.push(wrong)
+            except IllegalAction as error:
+                assert str(error)
+                assert state_of(game) == before, f"refused {wrong} changed the game"
+            else:
+                assert _mistake(penalised), f"{wrong} was accepted but not offered"
+                history += penalised
+                mistaken = (wrong.seat, turns)
+                check_nobody_out_owes(game)
+                continue
+        mover = game.to_move()
+        history += game.push(_with_outcome(_choose(offered, rng), rng))
+        turns += game.to_move() != mover
+        assert Counter(game.cards_in_play()) == deck
+        check_nobody_out_owes(game)
+    raise AssertionError("the game did not end")
+
+
+def _stray_claim(game: Game, rng: random.Random) -> list[Event]:
+    from controller.engine import CallUno, Catch
+
+    claim = rng.choice((CallUno(rng.randrange(game.players)), Catch(0, 1)))
+    before = state_of(game)
+    try:
+        events = game.push(claim)
+    except IllegalAction:  # a player who has gone out makes no claims
+        assert state_of(game) == before
+        return []
+    check_nobody_out_owes(game)
+    return events
+
+
+def play_format(rules: Rules, players: int, rng: random.Random) -> None:
+    """One deal, or the first deals of a match format, each played out and checked."""
+    if rules.format in ("standard", "elim_within_deal"):
+        game, _ = deal(rules, players, rng.randrange(players), rng)
+        play_checked(game, rng)
+        assert game.over and game.winner is not None
+        return
+    try:
+        match = Match(rules, players, rng)
+    except OptionError as error:  # e.g. a rotation for another number of players
+        assert "players" in str(error) or "table" in str(error)
+        assume(False)
+        return
+    for _ in range(MATCH_DEALS):
+        if match.over:
+            return
+        match.start_deal()
+        assert match.game is not None
+        play_checked(match.game, rng)
+        match.finish_deal()
+
+
+@settings(max_examples=250, deadline=None)
 @given(rules=house_rules(), seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8))
 def test_house_rule_games_keep_every_card_and_end(rules: Rules, seed: int, players: int) -> None:
     rng = random.Random(seed)
-    game, _ = deal(rules, players, rng.randrange(players), rng)
-    _play(game, rng)
-    assert game.over and game.winner is not None
+    try:
+        play_format(rules, players, rng)
+    except OptionError as error:  # too many cards dealt for the deck: refused, with the reason
+        assert "hand_size" in str(error)
 
 
 @settings(max_examples=30, deadline=None)
@@ -75,6 +175,26 @@ def test_house_rule_games_are_reproducible(rules: Rules, seed: int, players: int
     runs = []
     for _ in range(2):
         rng = random.Random(seed)
-        game, opening = deal(rules, players, 0, rng)
-        runs.append(opening + _play(game, rng))
+        try:
+            game, opening = deal(rules, players, 0, rng)
+        except OptionError:
+            return
+        runs.append(opening + play_checked(game, rng))
     assert runs[0] == runs[1]
+
+
+def test_every_option_and_format_is_drawn() -> None:
+    """The strategy reaches every option that applies to a game, and every format."""
+    seen: set[str] = set()
+    formats: set[str] = set()
+
+    @settings(max_examples=300, deadline=None, database=None)
+    @given(rules=house_rules())
+    def collect(rules: Rules) -> None:
+        seen.update(rules.changed())
+        formats.add(rules.format)
+
+    collect()
+    fixed = {spec.id for spec in OPTIONS if spec.kind is int and spec.id not in INTS}
+    assert {spec.id for spec in OPTIONS} - seen <= {"deck", *fixed}
+    assert formats == set(FORMATS)

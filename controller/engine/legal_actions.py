@@ -1,11 +1,11 @@
-"""`Game.legal_actions()`: every action the rules accept now, the single source of truth."""
+"""The actions the rules accept now, listed for `Game.legal_actions()` (the single source of
+truth) and `Game.moves()`: built from the predicates in `playability`."""
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from .actions import (
     Accept,
@@ -23,14 +23,11 @@ from .actions import (
 )
 from .cards import COLOURS, UNKNOWN, Card, Colour
 from .effects import EFFECTS
-from .legality import jumps_in, matches, playable, stacks, uno_state
-from .state import DutyKind, Phase
-
-if TYPE_CHECKING:
-    from .game import Game
+from .playability import jumps_in, matches, playable, stacks
+from .state import DealState, DutyKind, Phase, uno_state
 
 
-def actions(game: Game) -> list[Action]:
+def all_actions(game: DealState) -> list[Action]:
     phase = game.phase
     if phase is Phase.PLAYING:
         found = duty_actions(game) if game.duties else turn_actions(game)
@@ -46,7 +43,7 @@ def actions(game: Game) -> list[Action]:
     return []
 
 
-def duty_actions(game: Game) -> list[Action]:
+def duty_actions(game: DealState) -> list[Action]:
     duty = game.duties[0]
     seat = duty.seat
     if duty.kind is DutyKind.CHOOSE_COLOUR:
@@ -63,10 +60,12 @@ def duty_actions(game: Game) -> list[Action]:
     return found + _passing_on(game, seat)
 
 
-def _passing_on(game: Game, seat: int) -> list[Action]:
+def _passing_on(game: DealState, seat: int) -> list[Action]:
     """The victim's cards that pass the penalty on: stacking (§10.1), or jumping in (§10.2)."""
     duty = game.duties[0]
     if not (duty.stackable or game.rules.stacking or game.jump is not None):
+        return []
+    if not game.can_pass_on(seat):
         return []
     found: list[Action] = []
     for c in _candidates(game, game.hands[seat]):
@@ -81,7 +80,7 @@ def _identical(play: Action) -> bool:
     return isinstance(play, Play) and all(other is play.card for other in play.group)
 
 
-def turn_actions(game: Game) -> list[Action]:
+def turn_actions(game: DealState) -> list[Action]:
     seat = game.turn
     if game.drawn is not None:
         return _after_drawing(game, seat, game.drawn)
@@ -95,14 +94,14 @@ def turn_actions(game: Game) -> list[Action]:
     return found
 
 
-def _after_drawing(game: Game, seat: int, drawn: Card) -> list[Action]:
+def _after_drawing(game: DealState, seat: int, drawn: Card) -> list[Action]:
     found = _plays_from(game, seat, [drawn])
     if not (found and game.rules.must_play_drawn_if_playable and drawn is not UNKNOWN):
         found.append(_PASSES[seat])
     return found
 
 
-def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
+def _plays_from(game: DealState, seat: int, cards: list[Card]) -> list[Action]:
     """Every play of one of `cards` by `seat`. The common case (known cards, plain faces, no
     groups) is kept quick: this is the simulator's innermost loop."""
     found: list[Action] = []
@@ -127,7 +126,7 @@ def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
     return found
 
 
-def _grouped_faces(game: Game, seat: int, cards: list[Card]) -> set[object]:
+def _grouped_faces(game: DealState, seat: int, cards: list[Card]) -> set[object]:
     """The cards (by face, or by identity under multi_identical) held more than once: only
     those can start a group (§10.3)."""
     if game.multi is None or len(cards) < 2 or UNKNOWN in cards:
@@ -137,11 +136,11 @@ def _grouped_faces(game: Game, seat: int, cards: list[Card]) -> set[object]:
     return {key for key, count in counts.items() if count > 1}
 
 
-def _group_key(game: Game, c: Card) -> object:
+def _group_key(game: DealState, c: Card) -> object:
     return c if game.multi == "identical" else c.face
 
 
-def _candidates(game: Game, cards: list[Card]) -> list[Card]:
+def _candidates(game: DealState, cards: list[Card]) -> list[Card]:
     """The distinct cards that might be played from `cards` (any card, if some are unseen)."""
     distinct = list(dict.fromkeys(cards))
     if UNKNOWN in distinct:
@@ -150,7 +149,7 @@ def _candidates(game: Game, cards: list[Card]) -> list[Card]:
     return distinct
 
 
-def plays(game: Game, seat: int, c: Card, groups: bool = False) -> list[Action]:
+def plays(game: DealState, seat: int, c: Card, groups: bool = False) -> list[Action]:
     """Every way to play `c` (on top): alone or with a group of cards (§10.3), each colour for a
     wild, each target for Trade Hands; with the UNO call when the play leaves the hand in the
     UNO state (playing without it is accepted too, and catchable)."""
@@ -172,7 +171,7 @@ def plays(game: Game, seat: int, c: Card, groups: bool = False) -> list[Action]:
     return found
 
 
-def _groups(game: Game, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
+def _groups(game: DealState, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
     """`()` and every group of other cards that may go down with `c` (§10.3)."""
     yield ()
     if game.multi is None or UNKNOWN in game.hands[seat]:
@@ -196,7 +195,7 @@ def _text(c: Card) -> str:
     return c.text
 
 
-def _calls_uno(game: Game, seat: int, cards: tuple[Card, ...], target: int | None) -> bool:
+def _calls_uno(game: DealState, seat: int, cards: tuple[Card, ...], target: int | None) -> bool:
     """Whether the play leaves `seat` in the UNO state, judged on what the hand would be."""
     if target is not None:
         return len(game.hands[target]) == 1
@@ -212,7 +211,7 @@ def _calls_uno(game: Game, seat: int, cards: tuple[Card, ...], target: int | Non
     return uno_state(rest, game.uno_rule, game.effects)
 
 
-def jump_ins(game: Game) -> list[Play]:
+def jump_ins(game: DealState) -> list[Play]:
     """§10.2: plays of the identical card by anyone but its player, in play order from the
     player after them (the first claim wins). The victim's own are among its duty actions."""
     if game.jump is None or game.jumpin is None or not jumps_in(game, game.jump[1]):
@@ -261,7 +260,7 @@ def _play(
     return found
 
 
-def _catches(game: Game, exposed: int) -> list[Action]:
+def _catches(game: DealState, exposed: int) -> list[Action]:
     found: list[Action] = [CallUno(exposed)]
     found.extend(
         Catch(seat, exposed)
