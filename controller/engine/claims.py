@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from .actions import CallUno, Catch, Correct, Suggest
 from .cards import UNKNOWN
-from .errors import IllegalAction, WrongPhase
+from .errors import IllegalAction, TooLate, WrongPhase
 from .events import Caught, Corrected, Event, FalseAccusation, FalseCall, UnoCalled, Why
 from .state import DealState, Knowledge, Phase
 
@@ -25,6 +25,7 @@ def push_call_uno(game: DealState, action: CallUno, events: list[Event]) -> None
     _check_claimant(game, seat, "call UNO")
     if game.in_uno_state(seat):
         game.exposed = tuple(s for s in game.exposed if s != seat)
+        game.called = (*(s for s in game.called if s != seat), seat)
         events.append(UnoCalled(seat))
         return
     events.append(FalseCall(seat))
@@ -44,6 +45,8 @@ def push_catch(game: DealState, action: Catch, events: list[Event]) -> None:
         events.append(Caught(seat, target))
         game.penalise(target, Why.UNO, events)
         return
+    if game.in_uno_state(target) and target not in game.called and game.hands[target]:
+        raise TooLate(f"too late to catch P{target}: the next player has begun (nobody pays)")
     events.append(FalseAccusation(seat, target))
     if game.rules.uno_false_accusation_penalty:
         game.penalise(seat, Why.FALSE_ACCUSATION, events)

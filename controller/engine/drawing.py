@@ -6,7 +6,7 @@ from __future__ import annotations
 from .actions import Accept, Challenge, Draw, Pass, Press
 from .cards import UNKNOWN
 from .errors import BadChoice, CardNotPlayable, IllegalAction, NotYourTurn
-from .events import Challenged, Event, Passed, Skipped, Why
+from .events import Challenged, Event, HandShown, Passed, Skipped, Why
 from .playability import playable
 from .state import DealState, Duty, DutyKind, Knowledge
 
@@ -111,6 +111,7 @@ def push_challenge(game: DealState, action: Challenge, events: list[Event]) -> N
         game.draw(seat, duty.count + 2, Why.CHALLENGE, events)
         events.append(Skipped(seat))
         return
+    events.append(HandShown(duty.source, seat, tuple(game.hands[duty.source])))
     game.draw(duty.source, duty.share, Why.CHALLENGE, events)
     duty.count -= duty.share
     duty.challengeable = False

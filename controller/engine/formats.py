@@ -142,12 +142,19 @@ class Standard:
         if mode in ("deal_loser", "none"):
             last = match.deals[-1]
             return Verdict((last.winner,), deal_losers(last) if mode == "deal_loser" else ())
+        if mode == "bust" and self.busted(match):  # §9.2(b): everyone who crossed has busted
+            return Verdict(seats_with(totals, min(totals)), self.busted(match))
         if mode in ("penalty", "bust"):
-            # bust: the loser is the highest of those who crossed, i.e. the highest total
             return Verdict(seats_with(totals, min(totals)), seats_with(totals, max(totals)))
         return Verdict(seats_with(totals, max(totals)), seats_with(totals, min(totals)))
 
+    def busted(self, match: Match) -> tuple[int, ...]:
+        """Under score_bust, every player whose total reached the target (§9.2(b))."""
+        return tuple(seat for seat, total in enumerate(match.totals) if total >= self.rules.target)
+
     def standings(self, match: Match) -> dict[str, object]:
+        if self.rules.scoring == "bust":
+            return {"busted": list(self.busted(match))}
         return {}
 
 

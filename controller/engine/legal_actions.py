@@ -140,12 +140,19 @@ def _group_key(game: DealState, c: Card) -> object:
     return c if game.multi == "identical" else c.face
 
 
+def _may_hide(game: DealState, hand: list[Card], c: Card) -> bool:
+    """An unseen card in `hand` may be `c` (a copy of it is still out of sight)."""
+    return UNKNOWN in hand and game.unseen_copies(c) > 0
+
+
 def _candidates(game: DealState, cards: list[Card]) -> list[Card]:
     """The distinct cards that might be played from `cards` (any card, if some are unseen)."""
     distinct = list(dict.fromkeys(cards))
     if UNKNOWN in distinct:
         distinct.remove(UNKNOWN)
-        distinct.extend(c for c, _ in game.deck.counts if c not in distinct)
+        distinct.extend(
+            c for c, _ in game.deck.counts if c not in distinct and game.unseen_copies(c) > 0
+        )
     return distinct
 
 
@@ -221,7 +228,7 @@ def jump_ins(game: DealState) -> list[Play]:
     found: list[Play] = []
     for seat in game.seats_after(window_seat):
         hand = game.hands[seat]
-        if seat == mover or not hand or (card not in hand and UNKNOWN not in hand):
+        if seat == mover or not hand or not (card in hand or _may_hide(game, hand, card)):
             continue
         found += [p for p in plays(game, seat, card, groups=True) if _identical(p)]  # type: ignore[misc]
     return found

@@ -153,7 +153,7 @@ def _check_drawn(game: DealState, c: Card, group: tuple[Card, ...]) -> None:
 def _check_held(game: DealState, seat: int, cards: tuple[Card, ...]) -> None:
     """Every card is in the hand; at a table, cards nobody has seen (`?`) stand in for them."""
     hand = game.hands[seat]
-    if len(cards) == 1 and (cards[0] in hand or UNKNOWN in hand):
+    if len(cards) == 1 and cards[0] in hand:
         return
     spare_unknown = hand.count(UNKNOWN)
     for c in set(cards):
@@ -162,6 +162,11 @@ def _check_held(game: DealState, seat: int, cards: tuple[Card, ...]) -> None:
             spare_unknown -= short
             if spare_unknown < 0:
                 raise CardNotHeld(f"P{seat} does not hold {c}")
+            if c is not UNKNOWN and game.unseen_copies(c) < short:
+                raise CardNotHeld(
+                    f"every copy of {c} is already in sight (the discard pile or a shown "
+                    "hand): say which card was really played"
+                )
 
 
 def _refuse_colour(c: Card) -> None:

@@ -39,6 +39,8 @@ def resolve(
 def _trade(game: DealState, seat: int, target: int, events: list[Event]) -> None:
     hands = game.hands
     hands[seat], hands[target] = hands[target], hands[seat]
+    game.forget_call(seat)
+    game.forget_call(target)
     events.append(Traded(seat, target))
     if game.rules.uno_after_trade_receiver and game.in_uno_state(target):
         game.exposed = (*game.exposed, target)
@@ -126,8 +128,10 @@ def after_play(game: DealState, seat: int, called: bool, out: bool, events: list
     """§5: the UNO call, or its absence, judged on the hand after the play."""
     if out:
         return
+    game.forget_call(seat)
     if game.in_uno_state(seat):
         if called:
+            game.called = (*game.called, seat)
             events.append(UnoCalled(seat))
         else:
             game.exposed = (*game.exposed, seat)

@@ -86,6 +86,7 @@ class DealState:
     duties: list[Duty]
     drawn: Card | None  # classic: the card just drawn, which may still be played
     exposed: tuple[int, ...]  # players at one card who have not called UNO, while catchable
+    called: tuple[int, ...]  # players who called UNO for the hand they hold now
     jump: tuple[int, Card] | None  # §10.2: who played which card, while others may jump in
     pressed: bool  # atk_play_after_press: the player pressed and may still play
     free_lead: bool  # a turned-up Wild under start_wild=free_lead: any card may be played
@@ -134,6 +135,7 @@ class DealState:
         self.duties = []
         self.drawn = None
         self.exposed = ()
+        self.called = ()
         self.jump = None
         self.pressed = False
         self.free_lead = False
@@ -308,6 +310,8 @@ class DealState:
     def draw(self, seat: int, count: int, why: Why, events: list[Event]) -> list[Card]:
         cards = self.take(count, events)
         self.hands[seat].extend(cards)
+        if self.called:
+            self.forget_call(seat)
         events.append(Drew(seat, tuple(cards), why))
         return cards
 
@@ -324,8 +328,20 @@ class DealState:
             self.refill(events)
         cards = self.take(min(reported, len(self.pile)), events)
         self.hands[seat].extend(cards)
+        if self.called and cards:
+            self.forget_call(seat)
         events.append(Pressed(seat, tuple(cards), why, reported))
         return len(cards)
+
+    def unseen_copies(self, c: Card) -> int:
+        """Copies of `c` nobody can see: not in the discard pile nor a hand known to hold it
+        (at a table, an unseen card can only be one of these)."""
+        seen = self.discard.count(c) + sum(hand.count(c) for hand in self.hands)
+        return self.deck.copies(c) - seen
+
+    def forget_call(self, seat: int) -> None:
+        """`seat`'s hand changed: an UNO call made for the old hand no longer stands."""
+        self.called = tuple(s for s in self.called if s != seat)
 
     def launcher_exhausted(self) -> bool:
         """No card is in the launcher and none could be reloaded into it."""
