@@ -580,5 +580,6 @@ def _wrong_game_text(game: GameKind, specs: list[OptionSpec]) -> str:
     if len(specs) == 1:
         games = " and ".join(sorted(g.value for g in specs[0].games))
         return f"option {specs[0].id} applies to {games} UNO only, not to {game.value} UNO"
-    names = ", ".join(spec.id for spec in specs)
-    return f"options {names} do not apply to {game.value} UNO"
+    names = [spec.id for spec in specs]
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    return f"options {listed} do not apply to {game.value} UNO"

@@ -137,7 +137,7 @@ def test_bust_lists_everyone_who_crossed() -> None:
         ("attack", {"multi_same_face": True}, "multi_same_face applies to classic UNO only"),
         ("attack", {"stack_s0": True}, "stack_s0 applies to classic UNO only"),
         ("classic", {"attack_stack_hits": True}, "attack_stack_hits applies to attack UNO only"),
-        ("attack", {"stack_s0": True, "jumpin_numbers": True}, "stack_s0, jumpin_numbers"),
+        ("attack", {"stack_s0": True, "jumpin_numbers": True}, "stack_s0 and jumpin_numbers do"),
     ],
 )
 def test_options_of_the_other_game_are_refused_by_name(
