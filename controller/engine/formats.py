@@ -15,10 +15,36 @@ from typing import TYPE_CHECKING, Protocol
 from .errors import OptionError
 
 if TYPE_CHECKING:
-    from .match import DealRecord, Match
     from .options import Rules
 
 DEALS_PER_PARTNERSHIP = 4
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One finished deal, per seat of its table: who dealt and won, the points and cards left;
+    `seating` maps seats to match players and `deltas` is the change to each player's total.
+    Within-deal elimination adds the order players went out and the last holder (`loser`)."""
+
+    number: int
+    dealer: int
+    winner: int
+    points: tuple[int, ...]
+    cards_left: tuple[int, ...]
+    deltas: tuple[int, ...] = ()
+    seating: tuple[int, ...] = ()
+    loser: int | None = None
+    order: tuple[int, ...] = ()
+    table: int = 0
+    round: int = 0
+
+
+class Match(Protocol):
+    """What a format reads of the match it serves (`match.Match`)."""
+
+    first_dealer: int
+    deals: list[DealRecord]
+    totals: list[int]
 
 
 @dataclass(frozen=True)
