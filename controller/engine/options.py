@@ -25,7 +25,8 @@ Value = TypeVar("Value", bool, int, str)
 @dataclass(frozen=True)
 class OptionSpec:
     """What one option is: its id, type, allowed values, default, games and meaning; the family
-    of options of which at most one may be on, and the options one of which it needs."""
+    of options of which at most one may be on, the options one of which it needs, and whether
+    it changes which plays a turn offers (`shapes_plays`: off the engine's quick path)."""
 
     id: str
     default: OptionValue
@@ -38,6 +39,7 @@ class OptionSpec:
     maximum: int = 1_000_000
     family: str = ""
     needs: tuple[str, ...] = ()
+    shapes_plays: bool = False
 
     @property
     def kind(self) -> type:
@@ -209,6 +211,7 @@ class Rules:
         "Wild Hit-Fire only when you hold no card of the active colour",
         "无同色牌才可出王牌",
         games=ATTACK,
+        shapes_plays=True,
     )
     discard_all_choose_subset: bool = option(
         False,
@@ -231,6 +234,7 @@ class Rules:
         " (auto: follows the multi-card rule)",
         "何时须喊UNO",
         choices=("auto", "one_card", "one_card_or_identical", "one_card_or_same_face"),
+        shapes_plays=True,
     )
     uno_false_call_penalty: bool = option(
         True, "§5", "calling UNO without one card costs 2 cards / 2 presses", "错喊UNO罚2张/按2次"
@@ -246,6 +250,7 @@ class Rules:
         "§6",
         "the last card may not be a Reverse, Skip or Wild",
         "最后一张不能是反转、跳过、万能牌",
+        shapes_plays=True,
     )
     no_finish_extended: bool = option(
         False,
@@ -254,6 +259,7 @@ class Rules:
         "也不能是+2、+4",
         games=CLASSIC,
         needs=("no_finish_on_action",),
+        shapes_plays=True,
     )
     stack_s0: bool = option(
         False,
@@ -317,6 +323,7 @@ class Rules:
         "对牌：同数字或同功能可一起出",
         family="multi",
         games=CLASSIC,
+        shapes_plays=True,
     )
     multi_identical: bool = option(
         False,
@@ -325,6 +332,7 @@ class Rules:
         "完全相同的牌可一起出",
         family="multi",
         games=CLASSIC,
+        shapes_plays=True,
     )
     multi_in_attack: bool = option(
         False,
@@ -333,6 +341,7 @@ class Rules:
         " included (对牌)",
         "冲击版对牌：同数字或同功能可一起出（含动作牌）",
         games=ATTACK,
+        shapes_plays=True,
     )
     multi_skip_opponents_only: bool = option(
         False,
@@ -354,6 +363,7 @@ class Rules:
         "+2/+4后不能出万能牌",
         choices=("off", "victim_only", "strict_top"),
         games=CLASSIC,
+        shapes_plays=True,
     )
     wrong_play_penalty: bool = option(
         False,
@@ -499,6 +509,12 @@ class Rules:
         )
 
     @property
+    def quick_plays(self) -> bool:
+        """No option that changes which plays a turn offers is set: the engine may list a
+        turn's plays by matching alone."""
+        return all(getattr(self, spec.id) == spec.default for spec in _SHAPING)
+
+    @property
     def may_draw(self) -> bool:
         return self.may_draw_when_playable and not self.must_play_if_able
 
@@ -530,6 +546,8 @@ OPTIONS: Final[tuple[OptionSpec, ...]] = _declared()
 """Every option, in declaration order."""
 
 OPTIONS_BY_ID: Final[Mapping[str, OptionSpec]] = {spec.id: spec for spec in OPTIONS}
+
+_SHAPING: Final = tuple(spec for spec in OPTIONS if spec.shapes_plays)
 
 FAMILIES: Final[Mapping[str, tuple[OptionSpec, ...]]] = {
     family: tuple(spec for spec in OPTIONS if spec.family == family)

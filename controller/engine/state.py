@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from .cards import UNKNOWN, Card, Colour, Face
 from .decks import DeckSpec
-from .effects import EFFECTS, Effect, effects_for
+from .effects import Effect, effects_for
 from .errors import IllegalAction, NotYourTurn, WrongPhase
 from .events import Drew, Event, Owes, Pressed, Reshuffled, Why
 from .options import Rules
@@ -151,12 +151,7 @@ class DealState:
         self.elimination = rules.format == "elim_within_deal"
         self.attack = rules.attack
         self.may_draw = rules.may_draw
-        self.plain = (
-            rules.multi is None
-            and rules.wild_after_draw == "off"
-            and self.effects is EFFECTS
-            and not rules.whf_needs_no_colour_match
-        )
+        self.plain = rules.quick_plays
         self.winner = None
         self.phase = Phase.TURN_UP
         self.shown = {}

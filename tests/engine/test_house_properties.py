@@ -198,3 +198,23 @@ def test_every_option_and_format_is_drawn() -> None:
     fixed = {spec.id for spec in OPTIONS if spec.kind is int and spec.id not in INTS}
     assert {spec.id for spec in OPTIONS} - seen <= {"deck", *fixed}
     assert formats == set(FORMATS)
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=house_rules(), seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
+def test_quick_listing_agrees_with_the_full_one(rules: Rules, seed: int, players: int) -> None:
+    """Under options that leave a turn's plays to matching alone (`Rules.quick_plays`,
+    derived from the declarations), the quick listing is exactly the full one."""
+    shaping = {s.id for s in OPTIONS if s.shapes_plays}
+    defaults = {s.id: s.default for s in OPTIONS if s.id in shaping or shaping & set(s.needs)}
+    rules = rules.replace(**defaults)  # type: ignore[arg-type]
+    assert rules.quick_plays and not rules.replace(no_finish_on_action=True).quick_plays
+    rng = random.Random(seed)
+    game, _ = deal(rules, players, 0, rng)
+    for _ in range(300):
+        if game.over:
+            return
+        full = game.copy()
+        full.plain = False
+        assert game.legal_actions() == full.legal_actions()
+        game.push(_with_outcome(_choose(game.moves(), rng), rng))
