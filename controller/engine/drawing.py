@@ -13,7 +13,7 @@ from .state import DealState, Duty, DutyKind, Knowledge
 
 def push_draw(game: DealState, action: Draw, events: list[Event]) -> None:
     seat = action.seat
-    if game.rules.attack:
+    if game.attack:
         raise IllegalAction("UNO Attack has no draw pile: press the launcher instead")
     game.expect(seat, "draw")
     if game.drawn is not None:
@@ -49,7 +49,7 @@ def push_pass(game: DealState, action: Pass, events: list[Event]) -> None:
 
 def push_press(game: DealState, action: Press, events: list[Event]) -> None:
     seat = action.seat
-    if not game.rules.attack:
+    if not game.attack:
         raise IllegalAction("classic UNO has no launcher: draw a card instead")
     duty = game.duties[0] if game.duties else None
     if duty is not None and duty.seat == seat and duty.kind in _PRESSES:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import claims, drawing, legal_actions, play, scoring, start
 from .actions import (
@@ -45,6 +45,16 @@ if TYPE_CHECKING:
 class Game(DealState):
     """One deal. Create it with `controller.engine.deal()` (or a test position)."""
 
+    steps: int  # actions applied so far
+    listed: tuple[Action, ...]  # the last actions listed...
+    listed_at: int  # ...and at which step: a listed play is applied without checking again
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.steps = 0
+        self.listed = ()
+        self.listed_at = -1
+
     # ----------------------------------------------------------------- the verbs
 
     def legal_actions(self) -> list[Action]:
@@ -54,14 +64,20 @@ class Game(DealState):
 
         An owed or chosen `Press` is listed with `cards=0`; replace it with the launcher's real
         count. In table mode `EnterHand` is listed empty: fill in the cards or points shown."""
-        return legal_actions.all_actions(self)
+        return self._listing(legal_actions.all_actions(self))
+
+    def _listing(self, found: list[Action]) -> list[Action]:
+        self.listed, self.listed_at = tuple(found), self.steps
+        return found
 
     def moves(self) -> list[Action]:
         """The legal actions of the player the game waits for (`to_move()`), without the
         out-of-turn claims: what a bot chooses from."""
         if self.phase is not Phase.PLAYING:
-            return legal_actions.all_actions(self)
-        return legal_actions.duty_actions(self) if self.duties else legal_actions.turn_actions(self)
+            return self._listing(legal_actions.all_actions(self))
+        if self.duties:
+            return self._listing(legal_actions.duty_actions(self))
+        return self._listing(legal_actions.turn_actions(self))
 
     def is_legal(self, action: Action) -> bool:
         try:
@@ -77,7 +93,12 @@ class Game(DealState):
         if handler is None:
             raise IllegalAction(f"{action!r} is not an action")
         events: list[Event] = []
-        handler(self, action, events)
+        self.trusted = self.listed_at == self.steps and _among(action, self.listed)
+        try:
+            handler(self, action, events)
+        finally:
+            self.trusted = False
+        self.steps += 1
         ending = self.winner is not None or self.elimination
         if ending and self.phase is Phase.PLAYING and self.deal_done():
             scoring.end_deal(self, events)
@@ -97,6 +118,11 @@ class Game(DealState):
         other.finished = self.finished[:]
         other.shown = dict(self.shown)
         return other
+
+
+def _among(action: Action, listed: tuple[Action, ...]) -> bool:
+    """`action` is one of the very objects listed (listed plays are kept one per play)."""
+    return any(other is action for other in listed)
 
 
 def apply(game: Game, action: Action) -> tuple[Game, list[Event]]:

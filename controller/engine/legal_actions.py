@@ -24,7 +24,7 @@ from .actions import (
 from .cards import COLOURS, UNKNOWN, Card, Colour
 from .effects import EFFECTS
 from .playability import jumps_in, matches, playable, stacks
-from .state import DealState, DutyKind, Phase, uno_state
+from .state import DealState, DutyKind, Knowledge, Phase, uno_state
 
 
 def all_actions(game: DealState) -> list[Action]:
@@ -89,7 +89,7 @@ def turn_actions(game: DealState) -> list[Action]:
         found.append(_PASSES[seat])
     elif game.attack:
         found.append(_PRESSES[seat])
-    elif game.rules.may_draw or not found:
+    elif game.may_draw or not found:
         found.append(_DRAWS[seat])
     return found
 
@@ -106,6 +106,8 @@ def _plays_from(game: DealState, seat: int, cards: list[Card]) -> list[Action]:
     groups) is kept quick: this is the simulator's innermost loop."""
     found: list[Action] = []
     if UNKNOWN in cards or game.free_lead or not game.plain:
+        if game.quick_singles and UNKNOWN not in cards and not game.free_lead:
+            return _plays_with_groups(game, seat, cards)
         grouped = _grouped_faces(game, seat, cards)
         for c in _candidates(game, cards):
             in_group = _group_key(game, c) in grouped
@@ -122,6 +124,40 @@ def _plays_from(game: DealState, seat: int, cards: list[Card]) -> list[Action]:
                     single = singles[(seat, c)] = _play(seat, c, None, None, singles is _UNO)
                 found.append(single)
             elif playable(game, seat, c):
+                found.extend(plays(game, seat, c))
+    return found
+
+
+def _plays_with_groups(game: DealState, seat: int, cards: list[Card]) -> list[Action]:
+    """`_plays_from` under a multi-card rule and no other rule that changes what may be played:
+    a card held once is played alone by matching, as on the quick path; only a card with mates
+    goes through the enumeration of its groups."""
+    found: list[Action] = []
+    hand = game.hands[seat]
+    identical = game.multi == "identical"
+    kinds: set[object] = set()
+    grouped: set[object] = set()
+    for key in hand if identical else [c.face for c in hand]:
+        (grouped if key in kinds else kinds).add(key)
+    if len(cards) < 2:
+        grouped.clear()
+    colour, top_face = game.colour, game.discard[-1].face
+    fitting = {  # the kinds of which some card fits the top card: only those can go down
+        c if identical else c.face
+        for c in hand
+        if c.is_wild or c.colour is colour or c.face is top_face
+    }
+    for c in dict.fromkeys(cards):
+        key = c if identical else c.face
+        if key in grouped:
+            if key in fitting:
+                found.extend(plays(game, seat, c, groups=True))
+        elif c.is_wild or c.colour is colour or c.face is top_face:
+            if c.face in _PLAIN_FACES:
+                # one card left, or (few kinds in hand) a rest that could go down together
+                uno = len(hand) == 2 or (len(kinds) <= 2 and _calls_uno(game, seat, (c,), None))
+                found.append(_play(seat, c, None, None, uno))
+            else:
                 found.extend(plays(game, seat, c))
     return found
 
@@ -207,8 +243,10 @@ def _calls_uno(game: DealState, seat: int, cards: tuple[Card, ...], target: int 
     if target is not None:
         return len(game.hands[target]) == 1
     hand = game.hands[seat]
-    if game.uno_rule == "one_card" and not EFFECTS[cards[0].face].discard_colour:
-        return len(hand) - len(cards) == 1
+    if not EFFECTS[cards[0].face].discard_colour:
+        left = len(hand) - len(cards)
+        if left < 2 or game.uno_rule == "one_card":
+            return left == 1
     rest = hand[:]
     for c in cards:
         rest.remove(c if c in rest else UNKNOWN)
@@ -224,6 +262,8 @@ def jump_ins(game: DealState) -> list[Play]:
     if game.jump is None or game.jumpin is None or not jumps_in(game, game.jump[1]):
         return []
     window_seat, card = game.jump
+    if game.knowledge is Knowledge.FULL and not any(card in hand for hand in game.hands):
+        return []  # nobody holds the identical card
     mover = game.to_move()
     found: list[Play] = []
     for seat in game.seats_after(window_seat):

@@ -11,6 +11,7 @@ tests' option families. `Rules` validates on construction and names the option a
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final, TypeVar
@@ -342,6 +343,7 @@ class Rules:
         "冲击版对牌：同数字或同功能可一起出（含动作牌）",
         games=ATTACK,
         shapes_plays=True,
+        family="multi",
     )
     multi_skip_opponents_only: bool = option(
         False,
@@ -479,26 +481,26 @@ class Rules:
     def deck_spec(self) -> DeckSpec:
         return DECKS[self.deck]
 
-    @property
+    @functools.cached_property
     def attack(self) -> bool:
         return self.game is GameKind.ATTACK
 
-    @property
+    @functools.cached_property
     def stacking(self) -> str | None:
         """'s0', 's1' or None (§10.1)."""
         return "s0" if self.stack_s0 else "s1" if self.stack_s1 else None
 
-    @property
+    @functools.cached_property
     def jumpin(self) -> str | None:
         """'numbers', 'identical' or None (§10.2)."""
         return "numbers" if self.jumpin_numbers else "identical" if self.jumpin_identical else None
 
-    @property
+    @functools.cached_property
     def jumpin_draw_accumulate(self) -> bool:
         """§10.2 / §11: jumped-in draw cards add up, whenever a jump-in rule is on."""
         return self.jumpin is not None
 
-    @property
+    @functools.cached_property
     def multi(self) -> str | None:
         """'same_face', 'identical' or None (§10.3); in UNO Attack, multi_in_attack groups
         cards of one face."""
@@ -508,17 +510,25 @@ class Rules:
             "same_face" if self.multi_same_face else "identical" if self.multi_identical else None
         )
 
-    @property
+    @functools.cached_property
     def quick_plays(self) -> bool:
         """No option that changes which plays a turn offers is set: the engine may list a
         turn's plays by matching alone."""
         return all(getattr(self, spec.id) == spec.default for spec in _SHAPING)
 
-    @property
+    @functools.cached_property
+    def quick_singles(self) -> bool:
+        """Only the multi-card rules change which plays a turn offers: a card held once is
+        still played by matching alone."""
+        return all(
+            getattr(self, spec.id) == spec.default for spec in _SHAPING if spec.family != "multi"
+        )
+
+    @functools.cached_property
     def may_draw(self) -> bool:
         return self.may_draw_when_playable and not self.must_play_if_able
 
-    @property
+    @functools.cached_property
     def uno_rule(self) -> str:
         """When a hand is in the UNO state (§5), with `auto` resolved from the multi rule."""
         if self.uno_state != "auto":

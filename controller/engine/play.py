@@ -24,23 +24,17 @@ class Mode(Enum):
 
 def push_play(game: DealState, action: Play, events: list[Event]) -> None:
     seat, c, group = action.seat, action.card, action.group
-    turn = seat == game.turn and not game.duties and game.jump is None
-    if turn:
-        game.expect(seat, "play")
+    turn = seat == game.turn and not game.duties  # (with a jump-in window open too)
+    if turn and game.trusted:  # listed by the engine for this very state: already checked
         mode = Mode.TURN
     else:
-        mode = play_mode(game, seat)
+        checked = _check_play(game, action, turn, events)
+        if checked is None:
+            return
+        mode = checked
         turn = mode is Mode.TURN
     cards = (c, *group) if group else (c,)
-    _check_held(game, seat, (*cards, *action.also) if action.also else cards)
-    if turn and game.drawn is not None:
-        _check_drawn(game, c, group)
-    if not (playable(game, seat, c, group) if turn else _allowed(game, mode, seat, c, group)):
-        _refuse_or_penalise(game, mode, action, events)
-        return
     effect = game.effects[c.face]
-    if c.is_wild is (action.colour is None):
-        _refuse_colour(c)
     also: tuple[Card, ...] = ()
     legal = None
     if (
@@ -60,6 +54,28 @@ def push_play(game: DealState, action: Play, events: list[Event]) -> None:
         game.leave(seat)
     if game.jumpin is not None:
         game.jump = (seat, c)
+
+
+def _check_play(game: DealState, action: Play, turn: bool, events: list[Event]) -> Mode | None:
+    """Which kind of play this is, once every check has passed; None when a wrong play was
+    taken back with a penalty (§10.7, §10.2)."""
+    seat, c, group = action.seat, action.card, action.group
+    if turn:
+        game.expect(seat, "play")
+        mode = Mode.TURN
+    else:
+        mode = play_mode(game, seat)
+        turn = mode is Mode.TURN
+    cards = (c, *group) if group else (c,)
+    _check_held(game, seat, (*cards, *action.also) if action.also else cards)
+    if turn and game.drawn is not None:
+        _check_drawn(game, c, group)
+    if not (playable(game, seat, c, group) if turn else _allowed(game, mode, seat, c, group)):
+        _refuse_or_penalise(game, mode, action, events)
+        return None
+    if c.is_wild is (action.colour is None):
+        _refuse_colour(c)
+    return mode
 
 
 def _check_choices(

@@ -128,7 +128,8 @@ def after_play(game: DealState, seat: int, called: bool, out: bool, events: list
     """§5: the UNO call, or its absence, judged on the hand after the play."""
     if out:
         return
-    game.forget_call(seat)
+    if game.called:
+        game.forget_call(seat)
     if game.in_uno_state(seat):
         if called:
             game.called = (*game.called, seat)

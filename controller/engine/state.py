@@ -101,6 +101,8 @@ class DealState:
     attack: bool
     may_draw: bool
     plain: bool  # no house rule changes what may be played: the quick paths apply
+    quick_singles: bool  # ...but a multi-card rule: cards held once still take the quick path
+    trusted: bool  # the action being applied was listed by the engine for this very state
     winner: int | None
     phase: Phase
     shown: dict[int, tuple[int, int]]  # table mode scoring: seat -> (points, cards left)
@@ -152,6 +154,8 @@ class DealState:
         self.attack = rules.attack
         self.may_draw = rules.may_draw
         self.plain = rules.quick_plays
+        self.quick_singles = rules.quick_singles and rules.multi is not None
+        self.trusted = False
         self.winner = None
         self.phase = Phase.TURN_UP
         self.shown = {}
@@ -349,7 +353,7 @@ class DealState:
 
     def penalise(self, seat: int, why: Why, events: list[Event]) -> None:
         """The 2-card UNO-type penalty: draw 2 (classic) or press twice, before anything else."""
-        if self.rules.attack:
+        if self.attack:
             self.owe_presses(seat, 2, why, events)
         else:
             self.draw(seat, 2, why, events)
