@@ -93,7 +93,9 @@ class Game(DealState):
         if handler is None:
             raise IllegalAction(f"{action!r} is not an action")
         events: list[Event] = []
-        self.trusted = self.listed_at == self.steps and _among(action, self.listed)
+        self.trusted = (
+            type(action) is Play and self.listed_at == self.steps and _among(action, self.listed)
+        )
         try:
             handler(self, action, events)
         finally:
@@ -122,7 +124,7 @@ class Game(DealState):
 
 def _among(action: Action, listed: tuple[Action, ...]) -> bool:
     """`action` is one of the very objects listed (listed plays are kept one per play)."""
-    return any(other is action for other in listed)
+    return id(action) in map(id, listed)
 
 
 def apply(game: Game, action: Action) -> tuple[Game, list[Event]]:

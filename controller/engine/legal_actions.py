@@ -150,7 +150,11 @@ def _plays_with_groups(game: DealState, seat: int, cards: list[Card]) -> list[Ac
     for c in dict.fromkeys(cards):
         key = c if identical else c.face
         if key in grouped:
-            if key in fitting:
+            if key not in fitting:
+                continue
+            if c.face in _PLAIN_FACES:
+                found.extend(_plain_groups(game, seat, c, len(kinds)))
+            else:
                 found.extend(plays(game, seat, c, groups=True))
         elif c.is_wild or c.colour is colour or c.face is top_face:
             if c.face in _PLAIN_FACES:
@@ -159,6 +163,22 @@ def _plays_with_groups(game: DealState, seat: int, cards: list[Card]) -> list[Ac
                 found.append(_play(seat, c, None, None, uno))
             else:
                 found.extend(plays(game, seat, c))
+    return found
+
+
+def _plain_groups(game: DealState, seat: int, c: Card, kinds: int) -> list[Action]:
+    """`plays(game, seat, c, groups=True)` for a card of a plain face (no colour to name, no
+    target, may be last) in a hand of `kinds` kinds of card."""
+    colour, top_face = game.colour, game.discard[-1].face
+    alone = c.colour is colour or c.face is top_face
+    size = len(game.hands[seat])
+    found: list[Action] = []
+    for group in _groups(game, seat, c):
+        if alone or any(o.colour is colour or o.face is top_face for o in group):
+            left = size - 1 - len(group)
+            settled = left < 2 or kinds > 2  # more kinds than one group takes: no UNO state
+            uno = left == 1 if settled else _calls_uno(game, seat, (c, *group), None)
+            found.append(_play(seat, c, None, None, uno, group))
     return found
 
 
