@@ -10,10 +10,11 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from controller.engine import Game, IllegalAction, OptionError, Phase, Rules, deal
+from controller.engine import Action, Game, IllegalAction, OptionError, Phase, Play, Rules, deal
 from controller.engine.decks import DECKS
 from controller.engine.events import Event
 from controller.engine.match import Match
@@ -116,11 +117,25 @@ def play_checked(game: Game, rng: random.Random, steps: int = 20_000) -> list[Ev
                 check_nobody_out_owes(game)
                 continue
         mover = game.to_move()
-        history += game.push(_with_outcome(_choose(offered, rng), rng))
+        history += game.push(_with_outcome(_choose(_sensible(game, offered), rng), rng))
         turns += game.to_move() != mover
         assert Counter(game.cards_in_play()) == deck
         check_nobody_out_owes(game)
     raise AssertionError("the game did not end")
+
+
+def _sensible(game: Game, offered: list[Action]) -> list[Action]:
+    """The choices a careless but not perverse player makes: Trade Hands only with a player
+    holding the fewest cards. (Trading at random keeps undoing the progress of within-deal
+    elimination, and its deals run to tens of thousands of actions.)"""
+
+    def fewest(play: Play) -> bool:
+        targets = [
+            len(game.hands[s]) for s in range(game.players) if s != play.seat and game.active[s]
+        ]
+        return play.target is None or len(game.hands[play.target]) == min(targets)
+
+    return [a for a in offered if type(a) is not Play or fewest(a)]
 
 
 def _stray_claim(game: Game, rng: random.Random) -> list[Event]:
@@ -218,3 +233,16 @@ def test_quick_listing_agrees_with_the_full_one(rules: Rules, seed: int, players
         full.plain = False
         assert game.legal_actions() == full.legal_actions()
         game.push(_with_outcome(_choose(game.moves(), rng), rng))
+
+
+@pytest.mark.parametrize("seed", [787, 37, 103, 123, 139])
+def test_eight_player_elimination_with_wrong_plays_ends(seed: int) -> None:
+    """The case that once ran past the step cap: UNO Attack, 8 players, within-deal elimination
+    and wrong-play penalties. Its length came from trading hands at random (a player about to
+    go out swapping for the biggest hand), not from the penalties: a wrong play ends the turn,
+    so each costs at most one turn and two presses."""
+    rules = Rules.create("attack", format="elim_within_deal", wrong_play_penalty=True)
+    rng = random.Random(seed)
+    game, _ = deal(rules, 8, rng.randrange(8), rng)
+    play_checked(game, rng)
+    assert game.over and len(game.finished) == 7
