@@ -246,6 +246,9 @@ def _groups(game: DealState, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
     else:
         face = c.face
         mates = sorted((x for x in others if x.face is face), key=_text)
+    if len(mates) == 1:
+        yield (mates[0],)
+        return
     seen: set[tuple[Card, ...]] = set()
     for size in range(1, len(mates) + 1):
         for group in itertools.combinations(mates, size):
@@ -282,7 +285,7 @@ def jump_ins(game: DealState) -> list[Play]:
     if game.jump is None or game.jumpin is None or not jumps_in(game, game.jump[1]):
         return []
     window_seat, card = game.jump
-    if game.knowledge is Knowledge.FULL and not any(card in hand for hand in game.hands):
+    if game.knowledge is Knowledge.FULL and card not in itertools.chain(*game.hands):
         return []  # nobody holds the identical card
     mover = game.to_move()
     found: list[Play] = []

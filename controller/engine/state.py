@@ -385,6 +385,8 @@ def uno_state(hand: Sequence[Card], rule: str, effects: Mapping[Face, Effect]) -
     if rule == "one_card" or len(hand) < 2 or UNKNOWN in hand:
         return False
     first = hand[0]
+    if first.face is not hand[-1].face:  # the usual answer, at a glance
+        return False
     if rule == "one_card_or_identical":
         return all(c is first for c in hand)
     return all(c.face is first.face for c in hand) and effects[first.face].may_be_last
