@@ -8,21 +8,18 @@ option's `games` and `needs`), so a new option is covered as soon as it is decla
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from controller.engine import Action, Game, IllegalAction, OptionError, Phase, Play, Rules, deal
+from controller.engine import OptionError, Rules, deal
 from controller.engine.decks import DECKS
-from controller.engine.events import Event
 from controller.engine.match import Match
 from controller.engine.option_table import FORMATS
 from controller.engine.options import FAMILIES, OPTIONS, OptionSpec, options_for
 
-from .conftest import state_of
-from .test_properties import _choose, _listed, _mistake, _random_action, _with_outcome
+from .unkind_player import choose, play_checked, with_outcome
 
 INTS = {"hand_size": (1, 2, 7), "target": (60, 500), "num_deals": (0, 3), "teams": (2, 3)}
 """Whole-number options: a few telling values (others keep their default)."""
@@ -63,93 +60,6 @@ def house_rules(draw: st.DrawFn, game: str | None = None) -> Rules:
         return Rules.create(game, **options)  # type: ignore[arg-type]
     except OptionError as error:  # a combination the engine refuses must say why
         raise AssertionError(f"compatible options refused: {error}") from None
-
-
-def _gone_out(game: Game) -> set[int]:
-    """Who has gone out: the winner, the players out under within-deal elimination, and a
-    jumper who shed their last card on the winning card."""
-    out = set(game.finished)
-    if game.winner is not None:
-        out.add(game.winner)
-    out.update(seat for seat, hand in enumerate(game.hands) if not hand)
-    return out
-
-
-def check_nobody_out_owes(game: Game) -> None:
-    """§6 and §9.3: a player who has gone out gets no turn, no duty, no stack and no cards."""
-    if game.phase is not Phase.PLAYING:
-        return
-    out = _gone_out(game)
-    for seat in set(game.finished) | {game.winner} - {None}:
-        assert not game.hands[seat], f"P{seat} went out but holds {game.hands[seat]}"
-    for duty in game.duties:
-        assert duty.seat not in out or game.deal_done(), f"P{duty.seat} went out but owes {duty}"
-    mover = game.to_move()
-    assert game.deal_done() or mover not in out, f"P{mover} went out but is to move"
-
-
-def play_checked(game: Game, rng: random.Random, steps: int = 20_000) -> list[Event]:
-    """Play a deal out with an unkind player (random claims, one wrong play per turn at most,
-    random launcher counts), checking the invariants after every action."""
-    deck = Counter(game.deck.cards())
-    history: list[Event] = []
-    mistaken: tuple[int, int] | None = None  # (seat, turn number) of the last wrong play
-    turns = 0
-    for _ in range(steps):
-        if game.over:
-            return history
-        if rng.random() < 0.02:
-            history += _stray_claim(game, rng)
-        offered = game.legal_actions()
-        assert offered, "a game that is not over always offers something"
-        wrong = _random_action(game, rng)
-        if mistaken != (wrong.seat, turns) and not _listed(wrong, set(offered)):
-            before = state_of(game)
-            try:
-                penalised = game.push(wrong)
-            except IllegalAction as error:
-                assert str(error)
-                assert state_of(game) == before, f"refused {wrong} changed the game"
-            else:
-                assert _mistake(penalised), f"{wrong} was accepted but not offered"
-                history += penalised
-                mistaken = (wrong.seat, turns)
-                check_nobody_out_owes(game)
-                continue
-        mover = game.to_move()
-        history += game.push(_with_outcome(_choose(_sensible(game, offered), rng), rng))
-        turns += game.to_move() != mover
-        assert Counter(game.cards_in_play()) == deck
-        check_nobody_out_owes(game)
-    raise AssertionError("the game did not end")
-
-
-def _sensible(game: Game, offered: list[Action]) -> list[Action]:
-    """The choices a careless but not perverse player makes: Trade Hands only with a player
-    holding the fewest cards. (Trading at random keeps undoing the progress of within-deal
-    elimination, and its deals run to tens of thousands of actions.)"""
-
-    def fewest(play: Play) -> bool:
-        targets = [
-            len(game.hands[s]) for s in range(game.players) if s != play.seat and game.active[s]
-        ]
-        return play.target is None or len(game.hands[play.target]) == min(targets)
-
-    return [a for a in offered if type(a) is not Play or fewest(a)]
-
-
-def _stray_claim(game: Game, rng: random.Random) -> list[Event]:
-    from controller.engine import CallUno, Catch
-
-    claim = rng.choice((CallUno(rng.randrange(game.players)), Catch(0, 1)))
-    before = state_of(game)
-    try:
-        events = game.push(claim)
-    except IllegalAction:  # a player who has gone out makes no claims
-        assert state_of(game) == before
-        return []
-    check_nobody_out_owes(game)
-    return events
 
 
 def play_format(rules: Rules, players: int, rng: random.Random) -> None:
@@ -232,7 +142,7 @@ def test_quick_listing_agrees_with_the_full_one(rules: Rules, seed: int, players
         full = game.copy()
         full.plain = False
         assert game.legal_actions() == full.legal_actions()
-        game.push(_with_outcome(_choose(game.moves(), rng), rng))
+        game.push(with_outcome(choose(game.moves(), rng), rng))
 
 
 @pytest.mark.parametrize("seed", [787, 37, 103, 123, 139])
