@@ -93,338 +93,140 @@ def option(default: Value, section: str, en: str, zh: str, **details: Any) -> Va
     return dataclasses.field(default=default, metadata={"option": meaning})
 
 
+# fmt: off
 @dataclass(frozen=True)
 class Rules:
     """Every rule choice for one table. Build with `Rules.create()`; it validates everything."""
 
     game: GameKind = GameKind.ATTACK
-    deck: str = option(
-        "",
-        "§1",
-        "deck preset; empty = the game's default (classic / attack_1998)",
-        "牌组（空=默认）",
-        choices=("", *DECKS),
-    )
-    hand_size: int = option(
-        7, "§2.3", "cards dealt to each player", "每人发牌数", minimum=1, maximum=30
-    )
-    deal_size_by_count: bool = option(
-        False,
-        "§10.4",
-        "hand size by player count: 7 up to 4 players, 8 for 5-6, 9 for 7-10",
-        "按人数定发牌数",
-    )
-    first_player: str = option(
-        "dealer_left",
-        "§2.4",
-        "who leads: the dealer's left (official) or the dealer",
-        "首家：庄家左手（官方）或庄家",
-        choices=("dealer_left", "dealer"),
-        games=CLASSIC,
-    )
-    start_reverse: str = option(
-        "dealer_leads",
-        "§2.5",
+    deck: str = option("", "§1", "deck preset; empty = the game's default (classic / attack_1998)",
+        "牌组（空=默认）", choices=("", *DECKS))
+    hand_size: int = option(7, "§2.3", "cards dealt to each player", "每人发牌数", minimum=1,
+        maximum=30)
+    deal_size_by_count: bool = option(False, "§10.4",
+        "hand size by player count: 7 up to 4 players, 8 for 5-6, 9 for 7-10", "按人数定发牌数")
+    first_player: str = option("dealer_left", "§2.4",
+        "who leads: the dealer's left (official) or the dealer", "首家：庄家左手（官方）或庄家",
+        choices=("dealer_left", "dealer"), games=CLASSIC)
+    start_reverse: str = option("dealer_leads", "§2.5",
         "turned-up Reverse: the dealer leads, or the dealer's right leads",
-        "首张为反转：庄家先出，或庄家右手先出",
-        choices=("dealer_leads", "dealer_right_leads"),
-        games=CLASSIC,
-    )
-    start_draw2_skips: bool = option(
-        True,
-        "§2.5",
-        "turned-up Draw Two: the first player draws 2 and is skipped",
-        "首张为+2：首家摸2张并跳过",
-        games=CLASSIC,
-    )
-    start_wild: str = option(
-        "first_player_names",
-        "§2.5",
-        "turned-up Wild: who names the colour, or redraw",
-        "首张为万能牌：谁指定颜色",
+        "首张为反转：庄家先出，或庄家右手先出", choices=("dealer_leads", "dealer_right_leads"),
+        games=CLASSIC)
+    start_draw2_skips: bool = option(True, "§2.5",
+        "turned-up Draw Two: the first player draws 2 and is skipped", "首张为+2：首家摸2张并跳过",
+        games=CLASSIC)
+    start_wild: str = option("first_player_names", "§2.5",
+        "turned-up Wild: who names the colour, or redraw", "首张为万能牌：谁指定颜色",
         choices=("first_player_names", "free_lead", "redraw", "predecessor_names", "random"),
-        games=CLASSIC,
-    )
-    start_colour_namer: str = option(
-        "starter",
-        "§2.5",
+        games=CLASSIC)
+    start_colour_namer: str = option("starter", "§2.5",
         "turned-up Wild All Hit / Hit-Fire: the player who starts names the colour, or the dealer",
-        "首张为万用罚按牌/王牌：谁指定颜色",
-        choices=("starter", "dealer"),
-        games=ATTACK,
-    )
-    wd4_legality: str = option(
-        "colour",
-        "§3.2",
-        "when a Wild Draw Four is legal",
-        "+4 合法条件",
-        choices=("colour", "colour_or_face", "no_other_play"),
-        games=CLASSIC,
-    )
-    wd4_bluffing: bool = option(
-        True,
-        "§3.2",
-        "an illegal Wild Draw Four may be played and then challenged",
-        "可违规打出+4（可被质疑）",
-        games=CLASSIC,
-    )
-    challenge_success_victim_plays: bool = option(
-        True,
-        "§3.2",
+        "首张为万用罚按牌/王牌：谁指定颜色", choices=("starter", "dealer"), games=ATTACK)
+    wd4_legality: str = option("colour", "§3.2", "when a Wild Draw Four is legal", "+4 合法条件",
+        choices=("colour", "colour_or_face", "no_other_play"), games=CLASSIC)
+    wd4_bluffing: bool = option(True, "§3.2",
+        "an illegal Wild Draw Four may be played and then challenged", "可违规打出+4（可被质疑）",
+        games=CLASSIC)
+    challenge_success_victim_plays: bool = option(True, "§3.2",
         "after a successful challenge the challenger takes a normal turn",
-        "质疑成功后质疑者正常出牌",
-        games=CLASSIC,
-    )
-    may_draw_when_playable: bool = option(
-        True,
-        "§3.3",
-        "a player holding a playable card may still draw",
-        "有牌可出时也可摸牌",
-        games=CLASSIC,
-    )
-    must_play_if_able: bool = option(
-        False,
-        "§3.3",
-        "a player holding a playable card may not draw",
-        "有牌可出就不可摸牌",
-        games=CLASSIC,
-    )
-    must_play_drawn_if_playable: bool = option(
-        False, "§3.3", "a playable drawn card must be played", "摸到能出的牌必须出", games=CLASSIC
-    )
-    atk_play_after_press: bool = option(
-        False,
-        "§3.4",
-        "after pressing, a player may still play a card",
-        "按键后仍可出牌",
-        games=ATTACK,
-    )
-    suggestion_penalty: bool = option(
-        True,
-        "§3.4",
-        "suggesting a card to another player costs 4 presses",
-        "提示别人出牌罚按4次",
-        games=ATTACK,
-    )
-    whf_needs_no_colour_match: bool = option(
-        False,
-        "§4.2",
-        "Wild Hit-Fire only when you hold no card of the active colour",
-        "无同色牌才可出王牌",
-        games=ATTACK,
-        shapes_plays=True,
-    )
-    discard_all_choose_subset: bool = option(
-        False,
-        "§4.2",
-        "Discard All may keep some cards of its colour",
-        "负载牌可保留部分同色牌",
-        games=ATTACK,
-    )
-    uno_after_trade_receiver: bool = option(
-        False,
-        "§4.2",
+        "质疑成功后质疑者正常出牌", games=CLASSIC)
+    may_draw_when_playable: bool = option(True, "§3.3",
+        "a player holding a playable card may still draw", "有牌可出时也可摸牌", games=CLASSIC)
+    must_play_if_able: bool = option(False, "§3.3", "a player holding a playable card may not draw",
+        "有牌可出就不可摸牌", games=CLASSIC)
+    must_play_drawn_if_playable: bool = option(False, "§3.3",
+        "a playable drawn card must be played", "摸到能出的牌必须出", games=CLASSIC)
+    atk_play_after_press: bool = option(False, "§3.4",
+        "after pressing, a player may still play a card", "按键后仍可出牌", games=ATTACK)
+    suggestion_penalty: bool = option(True, "§3.4",
+        "suggesting a card to another player costs 4 presses", "提示别人出牌罚按4次", games=ATTACK)
+    whf_needs_no_colour_match: bool = option(False, "§4.2",
+        "Wild Hit-Fire only when you hold no card of the active colour", "无同色牌才可出王牌",
+        games=ATTACK, shapes_plays=True)
+    discard_all_choose_subset: bool = option(False, "§4.2",
+        "Discard All may keep some cards of its colour", "负载牌可保留部分同色牌", games=ATTACK)
+    uno_after_trade_receiver: bool = option(False, "§4.2",
         "a player handed a one-card hand by Trade Hands must call UNO too",
-        "换到一张牌的人也须喊UNO",
-        games=ATTACK,
-    )
-    uno_state: str = option(
-        "auto",
-        "§5",
+        "换到一张牌的人也须喊UNO", games=ATTACK)
+    uno_state: str = option("auto", "§5",
         "when UNO must be called: one card, or a hand that can all go down together"
         " (auto: follows the multi-card rule)",
         "何时须喊UNO",
         choices=("auto", "one_card", "one_card_or_identical", "one_card_or_same_face"),
-        shapes_plays=True,
-    )
-    uno_false_call_penalty: bool = option(
-        True, "§5", "calling UNO without one card costs 2 cards / 2 presses", "错喊UNO罚2张/按2次"
-    )
-    uno_false_accusation_penalty: bool = option(
-        True,
-        "§5",
+        shapes_plays=True)
+    uno_false_call_penalty: bool = option(True, "§5",
+        "calling UNO without one card costs 2 cards / 2 presses", "错喊UNO罚2张/按2次")
+    uno_false_accusation_penalty: bool = option(True, "§5",
         "accusing a player who needs no UNO call costs the accuser 2 cards / 2 presses",
-        "错误指控罚2张/按2次",
-    )
-    no_finish_on_action: bool = option(
-        False,
-        "§6",
-        "the last card may not be a Reverse, Skip or Wild",
-        "最后一张不能是反转、跳过、万能牌",
-        shapes_plays=True,
-    )
-    no_finish_extended: bool = option(
-        False,
-        "§6",
-        "...nor a Draw Two or Wild Draw Four (with no_finish_on_action)",
-        "也不能是+2、+4",
-        games=CLASSIC,
-        needs=("no_finish_on_action",),
-        shapes_plays=True,
-    )
-    stack_s0: bool = option(
-        False,
-        "§10.1",
-        "stacking: +2 on +2 or +4, +4 only on +4 (seed 000)",
-        "叠加（+2后可+2或+4，+4后只能+4）",
-        games=CLASSIC,
-        family="stacking",
-    )
-    stack_s1: bool = option(
-        False,
-        "§10.1",
-        "stacking: +2 only on +2, +4 only on +4 (seed 001)",
-        "叠加（只能同类）",
-        games=CLASSIC,
-        family="stacking",
-    )
-    stack_wd4_ignores_legality: bool = option(
-        False,
-        "§10.1",
-        "a stacked Wild Draw Four needs no legality check",
-        "叠加的+4不查合法",
-        games=CLASSIC,
-        needs=("stack_s0", "stack_s1"),
-    )
-    attack_stack_hits: bool = option(
-        False,
-        "§10.1",
-        "a Hit 2 victim may pass it on with a Hit 2 (+2 presses)",
-        "罚按牌可叠加",
-        games=ATTACK,
-    )
-    jumpin_numbers: bool = option(
-        False,
-        "§10.2",
-        "jump in out of turn with an identical number card (点断)",
-        "点断：相同数字牌可抢出",
-        games=CLASSIC,
-        family="jumpin",
-    )
-    jumpin_identical: bool = option(
-        False,
-        "§10.2",
-        "jump in out of turn with any identical card (抢牌/Cut)",
-        "抢牌：完全相同的牌可抢出",
-        games=CLASSIC,
-        family="jumpin",
-    )
-    wrong_jumpin_penalty: bool = option(
-        False,
-        "§10.2",
-        "a wrong jump-in: take the card back and draw 2",
-        "抢错牌罚摸2张",
-        games=CLASSIC,
-        needs=("jumpin_numbers", "jumpin_identical"),
-    )
-    multi_same_face: bool = option(
-        False,
-        "§10.3",
-        "play several cards of one number or symbol at once (对牌)",
-        "对牌：同数字或同功能可一起出",
-        family="multi",
-        games=CLASSIC,
-        shapes_plays=True,
-    )
-    multi_identical: bool = option(
-        False,
-        "§10.3",
-        "play several identical cards at once",
-        "完全相同的牌可一起出",
-        family="multi",
-        games=CLASSIC,
-        shapes_plays=True,
-    )
-    multi_in_attack: bool = option(
-        False,
-        "§10.3",
+        "错误指控罚2张/按2次")
+    no_finish_on_action: bool = option(False, "§6",
+        "the last card may not be a Reverse, Skip or Wild", "最后一张不能是反转、跳过、万能牌",
+        shapes_plays=True)
+    no_finish_extended: bool = option(False, "§6",
+        "...nor a Draw Two or Wild Draw Four (with no_finish_on_action)", "也不能是+2、+4",
+        games=CLASSIC, needs=("no_finish_on_action",), shapes_plays=True)
+    stack_s0: bool = option(False, "§10.1", "stacking: +2 on +2 or +4, +4 only on +4 (seed 000)",
+        "叠加（+2后可+2或+4，+4后只能+4）", games=CLASSIC, family="stacking")
+    stack_s1: bool = option(False, "§10.1", "stacking: +2 only on +2, +4 only on +4 (seed 001)",
+        "叠加（只能同类）", games=CLASSIC, family="stacking")
+    stack_wd4_ignores_legality: bool = option(False, "§10.1",
+        "a stacked Wild Draw Four needs no legality check", "叠加的+4不查合法", games=CLASSIC,
+        needs=("stack_s0", "stack_s1"))
+    attack_stack_hits: bool = option(False, "§10.1",
+        "a Hit 2 victim may pass it on with a Hit 2 (+2 presses)", "罚按牌可叠加", games=ATTACK)
+    jumpin_numbers: bool = option(False, "§10.2",
+        "jump in out of turn with an identical number card (点断)", "点断：相同数字牌可抢出",
+        games=CLASSIC, family="jumpin")
+    jumpin_identical: bool = option(False, "§10.2",
+        "jump in out of turn with any identical card (抢牌/Cut)", "抢牌：完全相同的牌可抢出",
+        games=CLASSIC, family="jumpin")
+    wrong_jumpin_penalty: bool = option(False, "§10.2",
+        "a wrong jump-in: take the card back and draw 2", "抢错牌罚摸2张", games=CLASSIC,
+        needs=("jumpin_numbers", "jumpin_identical"))
+    multi_same_face: bool = option(False, "§10.3",
+        "play several cards of one number or symbol at once (对牌)", "对牌：同数字或同功能可一起出",
+        family="multi", games=CLASSIC, shapes_plays=True)
+    multi_identical: bool = option(False, "§10.3", "play several identical cards at once",
+        "完全相同的牌可一起出", family="multi", games=CLASSIC, shapes_plays=True)
+    multi_in_attack: bool = option(False, "§10.3",
         "UNO Attack: play several cards of one number or symbol at once, action cards"
         " included (对牌)",
-        "冲击版对牌：同数字或同功能可一起出（含动作牌）",
-        games=ATTACK,
-        shapes_plays=True,
-        family="multi",
-    )
-    multi_skip_opponents_only: bool = option(
-        False,
-        "§10.3",
-        "n Skips skip n opponents, never the player who played them",
-        "多张跳过只跳过对手",
-        needs=("multi_same_face", "multi_identical", "multi_in_attack"),
-    )
-    replay_any_count: bool = option(
-        False,
-        "§10.5",
-        "Skip and Reverse let the same player go again at any table size",
-        "跳过和反转后同一人再出",
-    )
-    wild_after_draw: str = option(
-        "off",
-        "§10.6",
-        "no plain Wild straight after a +2/+4",
-        "+2/+4后不能出万能牌",
-        choices=("off", "victim_only", "strict_top"),
-        games=CLASSIC,
-        shapes_plays=True,
-    )
-    wrong_play_penalty: bool = option(
-        False,
-        "§10.7",
+        "冲击版对牌：同数字或同功能可一起出（含动作牌）", games=ATTACK, shapes_plays=True,
+        family="multi")
+    multi_skip_opponents_only: bool = option(False, "§10.3",
+        "n Skips skip n opponents, never the player who played them", "多张跳过只跳过对手",
+        needs=("multi_same_face", "multi_identical", "multi_in_attack"))
+    replay_any_count: bool = option(False, "§10.5",
+        "Skip and Reverse let the same player go again at any table size", "跳过和反转后同一人再出")
+    wild_after_draw: str = option("off", "§10.6", "no plain Wild straight after a +2/+4",
+        "+2/+4后不能出万能牌", choices=("off", "victim_only", "strict_top"), games=CLASSIC,
+        shapes_plays=True)
+    wrong_play_penalty: bool = option(False, "§10.7",
         "a wrong play: take the card back, draw 2 (Attack: press twice), turn over",
-        "出错牌罚2张（冲击版按2次）",
-    )
-    scoring: str = option(
-        "winner_collects",
-        "§9.2",
-        "how deals are scored",
-        "计分方式",
-        choices=("winner_collects", "penalty", "bust", "chips", "deal_loser", "none"),
-    )
-    target: int = option(
-        500,
-        "§9.2",
-        "match ends when a total reaches this (elimination threshold)",
-        "目标分数（淘汰线）",
-        minimum=1,
-        maximum=100000,
-    )
-    chip_rate: int = option(
-        1,
-        "§9.2",
-        "chips paid per hand point (chips scoring)",
-        "每点筹码数",
-        minimum=1,
-        maximum=1000,
-    )
-    starting_chips: int = option(
-        0, "§9.2", "chips each player starts with (chips scoring)", "初始筹码", maximum=1000000
-    )
-    num_deals: int = option(
-        0,
-        "§9.2",
-        "deals in a chips or elimination match; 0 = until the players stop",
-        "局数（0=不限）",
-        maximum=10000,
-    )
-    break_ties_by_continuing: bool = option(
-        False, "§9.2", "penalty scoring: a tie for lowest plays more deals", "负分制平局时继续"
-    )
-    next_dealer: str = option(
-        "winner",
-        "§2.2",
-        "who deals the next deal (loser in within-deal elimination)",
-        "下一局庄家",
-        choices=("winner", "loser", "rotate"),
-    )
+        "出错牌罚2张（冲击版按2次）")
+    scoring: str = option("winner_collects", "§9.2", "how deals are scored", "计分方式",
+        choices=("winner_collects", "penalty", "bust", "chips", "deal_loser", "none"))
+    target: int = option(500, "§9.2",
+        "match ends when a total reaches this (elimination threshold)", "目标分数（淘汰线）",
+        minimum=1, maximum=100000)
+    chip_rate: int = option(1, "§9.2", "chips paid per hand point (chips scoring)", "每点筹码数",
+        minimum=1, maximum=1000)
+    starting_chips: int = option(0, "§9.2", "chips each player starts with (chips scoring)",
+        "初始筹码", maximum=1000000)
+    num_deals: int = option(0, "§9.2",
+        "deals in a chips or elimination match; 0 = until the players stop", "局数（0=不限）",
+        maximum=10000)
+    break_ties_by_continuing: bool = option(False, "§9.2",
+        "penalty scoring: a tie for lowest plays more deals", "负分制平局时继续")
+    next_dealer: str = option("winner", "§2.2",
+        "who deals the next deal (loser in within-deal elimination)", "下一局庄家",
+        choices=("winner", "loser", "rotate"))
     format: str = option("standard", "§9.3-§9.6", "match format", "赛制", choices=FORMATS)
     teams: int = option(2, "§9.5", "number of teams (team play)", "队伍数", minimum=2, maximum=5)
-    team_scoring: str = option(
-        "winner_team_collects",
-        "§9.5",
-        "team scoring",
-        "团队计分",
-        choices=("winner_team_collects", "team_penalty"),
-    )
+    team_scoring: str = option("winner_team_collects", "§9.5", "team scoring", "团队计分",
+        choices=("winner_team_collects", "team_penalty"))
+
+    # fmt: on
 
     def __post_init__(self) -> None:
         try:
