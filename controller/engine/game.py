@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from . import claims, drawing, legal_actions, play, scoring, start
 from .actions import (
@@ -45,15 +45,9 @@ if TYPE_CHECKING:
 class Game(DealState):
     """One deal. Create it with `controller.engine.deal()` (or a test position)."""
 
-    steps: int  # actions applied so far
-    listed: tuple[Action, ...]  # the last actions listed...
-    listed_at: int  # ...and at which step: a listed play is applied without checking again
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.steps = 0
-        self.listed = ()
-        self.listed_at = -1
+    steps: int = 0  # actions applied so far
+    listed: tuple[Action, ...] = ()  # the last actions listed...
+    listed_at: int = -1  # ...and at which step: a listed play is applied without checks
 
     # ----------------------------------------------------------------- the verbs
 

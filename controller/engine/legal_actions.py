@@ -282,9 +282,11 @@ def _calls_uno(game: DealState, seat: int, cards: tuple[Card, ...], target: int 
 def jump_ins(game: DealState) -> list[Play]:
     """§10.2: plays of the identical card by anyone but its player, in play order from the
     player after them (the first claim wins). The victim's own are among its duty actions."""
-    if game.jump is None or game.jumpin is None or not jumps_in(game, game.jump[1]):
+    if game.jump is None or game.jumpin is None:
         return []
     window_seat, card = game.jump
+    if game.jumpin == "numbers" and not card.is_number:
+        return []
     if game.knowledge is Knowledge.FULL and card not in itertools.chain(*game.hands):
         return []  # nobody holds the identical card
     mover = game.to_move()
