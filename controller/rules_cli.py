@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from controller.engine import OPTIONS
-from controller.engine.option_table import ALIASES, FORMATS
+from controller.engine.option_table import ALIASES, FORMATS, IMPLIED, WITHOUT_OPTION
 from controller.preset_store import presets
 
 
@@ -37,6 +37,11 @@ def run(args: argparse.Namespace) -> int:
     print("\nFeature ids of RULES.md §11 (--option id switches the setting on):")
     for feature, (option, value) in sorted(ALIASES.items()):
         print(f"  {feature:<32} = {option}={_text(value)}")
+    for feature, follows in sorted(IMPLIED.items()):
+        print(f"  {feature:<32} on whenever {' or '.join(follows)} is on")
+    print("\nFeature ids of RULES.md §11 with no option:")
+    for feature, how in sorted(WITHOUT_OPTION.items()):
+        print(f"  {feature:<32} {how}")
     print(f"\nFormats (--format NAME): {', '.join(FORMATS)}")
     print("\nPresets:")
     for key, preset in presets().items():
@@ -64,6 +69,8 @@ def _as_dict(options: list[Any]) -> dict[str, Any]:
             for o in options
         ],
         "features": {k: {"option": o, "value": v} for k, (o, v) in sorted(ALIASES.items())},
+        "implied": {k: list(follows) for k, follows in sorted(IMPLIED.items())},
+        "without_option": dict(sorted(WITHOUT_OPTION.items())),
         "formats": list(FORMATS),
         "presets": [p.to_dict() for p in presets().values()],
     }  # fmt: skip

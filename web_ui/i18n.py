@@ -209,6 +209,11 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "ev_FalseCall": ("{name} called UNO falsely", "{name} 错喊 UNO"),
     "ev_FalseAccusation": ("{name} accused {target} falsely", "{name} 错误指控 {target}"),
     "ev_Challenged": ("{name} challenged {target}", "{name} 质疑 {target}"),
+    "ev_HandShown": (
+        "{name} showed their hand to {target}: {hand}",
+        "{name} 向 {target} 亮出手牌：{hand}",
+    ),
+    "ev_HandShown_unseen": ("{name} showed their hand to {target}", "{name} 向 {target} 亮出手牌"),
     "ev_Corrected": ("{name} holds {count} (corrected)", "{name} 手牌修正为 {count}"),
     "ev_WentOut": ("{name} went out!", "{name} 出完了！"),
     "ev_DealEnded": ("The deal is over", "本局结束"),

@@ -47,6 +47,7 @@ from .errors import (
     IllegalAction,
     NotYourTurn,
     OptionError,
+    TooLate,
     WrongPhase,
 )
 from .game import Game, apply, duty_text
@@ -91,6 +92,7 @@ __all__ = [
     "Press",
     "Rules",
     "Suggest",
+    "TooLate",
     "TurnUp",
     "WrongPhase",
     "apply",

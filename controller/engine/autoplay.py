@@ -11,8 +11,9 @@ from .actions import Catch, Draw, Play, Press
 from .bots import Bot
 from .events import Event, Pressed
 from .game import Game
-from .legal import jump_ins
+from .legal_actions import jump_ins
 from .notation import event_text
+from .state import Phase
 
 PressOutcome = Callable[[Game], int]
 """How many cards the next press gives, asked with the game as it stands."""
@@ -56,17 +57,19 @@ def play_out(
     """Let the bots play `game` to its end; return the deal's statistics (and, with `record`,
     a transcript: every event in words)."""
     stats = DealStats(transcript=[] if record else None)
+    count, over = stats.count, Phase.OVER
     for _ in range(max_steps):
-        if game.over:
+        if game.phase is over:
             return stats
-        seat = game.to_move()
-        assert seat is not None
+        duties = game.duties
+        seat = duties[0].seat if duties else game.turn
         action = bots[seat].choose(game, game.moves())
-        if type(action) is Press:
-            action = Press(seat, press(game))
-        if type(action) in _TURNS and not game.duties:
+        kind = type(action)
+        if kind is Press:
+            action = _press(seat, press(game))
+        if not duties and kind in _TURNS:
             stats.turns += 1
-        stats.count(game.push(action))
+        count(game.push(action))
         if game.exposed:
             _offer_catch(game, bots, stats)
         while game.jump is not None and _offer_jump_in(game, bots, stats):
@@ -74,6 +77,16 @@ def play_out(
     raise RunawayGame(f"deal not finished after {max_steps} actions")
 
 
+def _press(seat: int, cards: int) -> Press:
+    """Presses are few and immutable: one object per seat and count."""
+    key = (seat, cards)
+    found = _PRESSES.get(key)
+    if found is None:
+        found = _PRESSES[key] = Press(seat, cards)
+    return found
+
+
+_PRESSES: dict[tuple[int, int], Press] = {}
 _TURNS = (Play, Draw, Press)
 
 

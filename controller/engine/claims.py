@@ -4,19 +4,14 @@ Also the table's hand-count correction, which a person may make at any moment to
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .actions import CallUno, Catch, Correct, Suggest
 from .cards import UNKNOWN
-from .errors import IllegalAction, WrongPhase
+from .errors import IllegalAction, TooLate, WrongPhase
 from .events import Caught, Corrected, Event, FalseAccusation, FalseCall, UnoCalled, Why
-from .state import Knowledge, Phase
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import DealState, Knowledge, Phase
 
 
-def _check_claimant(game: Game, seat: int, what: str) -> None:
+def _check_claimant(game: DealState, seat: int, what: str) -> None:
     if game.phase is not Phase.PLAYING:
         raise WrongPhase(f"the deal is {game.phase.value.replace('_', ' ')}: cannot {what}")
     if not 0 <= seat < game.players or not game.active[seat]:
@@ -25,11 +20,12 @@ def _check_claimant(game: Game, seat: int, what: str) -> None:
         raise IllegalAction(f"P{seat} has gone out")
 
 
-def push_call_uno(game: Game, action: CallUno, events: list[Event]) -> None:
+def push_call_uno(game: DealState, action: CallUno, events: list[Event]) -> None:
     seat = action.seat
     _check_claimant(game, seat, "call UNO")
     if game.in_uno_state(seat):
         game.exposed = tuple(s for s in game.exposed if s != seat)
+        game.called = (*(s for s in game.called if s != seat), seat)
         events.append(UnoCalled(seat))
         return
     events.append(FalseCall(seat))
@@ -37,7 +33,7 @@ def push_call_uno(game: Game, action: CallUno, events: list[Event]) -> None:
         game.penalise(seat, Why.FALSE_CALL, events)
 
 
-def push_catch(game: Game, action: Catch, events: list[Event]) -> None:
+def push_catch(game: DealState, action: Catch, events: list[Event]) -> None:
     seat, target = action.seat, action.target
     _check_claimant(game, seat, "catch a missed UNO")
     if target == seat:
@@ -49,12 +45,14 @@ def push_catch(game: Game, action: Catch, events: list[Event]) -> None:
         events.append(Caught(seat, target))
         game.penalise(target, Why.UNO, events)
         return
+    if game.in_uno_state(target) and target not in game.called and game.hands[target]:
+        raise TooLate(f"too late to catch P{target}: the next player has begun (nobody pays)")
     events.append(FalseAccusation(seat, target))
     if game.rules.uno_false_accusation_penalty:
         game.penalise(seat, Why.FALSE_ACCUSATION, events)
 
 
-def push_suggest(game: Game, action: Suggest, events: list[Event]) -> None:
+def push_suggest(game: DealState, action: Suggest, events: list[Event]) -> None:
     seat = action.seat
     _check_claimant(game, seat, "take the suggestion penalty")
     if not (game.rules.attack and game.rules.suggestion_penalty):
@@ -62,7 +60,7 @@ def push_suggest(game: Game, action: Suggest, events: list[Event]) -> None:
     game.owe_presses(seat, 4, Why.SUGGESTION, events)
 
 
-def push_correct(game: Game, action: Correct, events: list[Event]) -> None:
+def push_correct(game: DealState, action: Correct, events: list[Event]) -> None:
     """Table mode: set a hand's size, moving unseen cards between the hand and the pile."""
     seat, count = action.seat, action.count
     if game.phase not in (Phase.TURN_UP, Phase.PLAYING):

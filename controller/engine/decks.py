@@ -33,6 +33,10 @@ class DeckSpec:
     def size(self) -> int:
         return sum(copies for _, copies in self.counts)
 
+    def copies(self, c: Card) -> int:
+        """How many copies of `c` the deck holds."""
+        return sum(copies for known, copies in self.counts if known is c)
+
     def cards(self) -> list[Card]:
         """Every physical card, in a fixed order (shuffle it yourself)."""
         return [c for c, copies in self.counts for _ in range(copies)]

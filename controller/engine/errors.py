@@ -35,5 +35,9 @@ class CardNotPlayable(IllegalAction):
     """The card does not match the top card, or a rule forbids it here."""
 
 
+class TooLate(IllegalAction):
+    """A claim made after its window closed (a catch once the next player has begun)."""
+
+
 class BadChoice(IllegalAction):
     """A colour, target or count that goes with a play is missing or wrong."""

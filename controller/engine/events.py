@@ -159,6 +159,16 @@ class Challenged:
 
 
 @dataclass(slots=True)
+class HandShown:
+    """§3.2: after a guilty Wild Draw Four challenge the offender shows their hand to the
+    challenger. `cards` is the hand as the engine knows it (unseen cards at a table: `?`)."""
+
+    seat: int
+    to: int
+    cards: tuple[Card, ...]
+
+
+@dataclass(slots=True)
 class Corrected:
     """A person corrected `seat`'s hand count from `before` to `after`."""
 
@@ -206,6 +216,7 @@ Event = (
     | FalseCall
     | FalseAccusation
     | Challenged
+    | HandShown
     | Corrected
     | WentOut
     | DealEnded

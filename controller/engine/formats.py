@@ -15,10 +15,36 @@ from typing import TYPE_CHECKING, Protocol
 from .errors import OptionError
 
 if TYPE_CHECKING:
-    from .match import DealRecord, Match
     from .options import Rules
 
 DEALS_PER_PARTNERSHIP = 4
+
+
+@dataclass(frozen=True)
+class DealRecord:
+    """One finished deal, per seat of its table: who dealt and won, the points and cards left;
+    `seating` maps seats to match players and `deltas` is the change to each player's total.
+    Within-deal elimination adds the order players went out and the last holder (`loser`)."""
+
+    number: int
+    dealer: int
+    winner: int
+    points: tuple[int, ...]
+    cards_left: tuple[int, ...]
+    deltas: tuple[int, ...] = ()
+    seating: tuple[int, ...] = ()
+    loser: int | None = None
+    order: tuple[int, ...] = ()
+    table: int = 0
+    round: int = 0
+
+
+class Match(Protocol):
+    """What a format reads of the match it serves (`match.Match`)."""
+
+    first_dealer: int
+    deals: list[DealRecord]
+    totals: list[int]
 
 
 @dataclass(frozen=True)
@@ -142,12 +168,19 @@ class Standard:
         if mode in ("deal_loser", "none"):
             last = match.deals[-1]
             return Verdict((last.winner,), deal_losers(last) if mode == "deal_loser" else ())
+        if mode == "bust" and self.busted(match):  # §9.2(b): everyone who crossed has busted
+            return Verdict(seats_with(totals, min(totals)), self.busted(match))
         if mode in ("penalty", "bust"):
-            # bust: the loser is the highest of those who crossed, i.e. the highest total
             return Verdict(seats_with(totals, min(totals)), seats_with(totals, max(totals)))
         return Verdict(seats_with(totals, max(totals)), seats_with(totals, min(totals)))
 
+    def busted(self, match: Match) -> tuple[int, ...]:
+        """Under score_bust, every player whose total reached the target (§9.2(b))."""
+        return tuple(seat for seat, total in enumerate(match.totals) if total >= self.rules.target)
+
     def standings(self, match: Match) -> dict[str, object]:
+        if self.rules.scoring == "bust":
+            return {"busted": list(self.busted(match))}
         return {}
 
 

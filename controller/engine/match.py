@@ -11,7 +11,15 @@ from .deal import deal
 from .decks import DeckSpec
 from .errors import IllegalAction
 from .events import Event
-from .formats import Format, Seating, Verdict, deal_losers, format_for, score_deal
+from .formats import (
+    DealRecord,
+    Format,
+    Seating,
+    Verdict,
+    deal_losers,
+    format_for,
+    score_deal,
+)
 from .game import Game
 from .options import Rules
 from .state import Knowledge
@@ -49,25 +57,6 @@ def choose_dealer(deck: DeckSpec, players: int, rng: random.Random) -> DealerDra
         candidates = [seat for seat, c in drawn.items() if (c.number or 0) == best]
         if len(candidates) == 1:
             return DealerDraw(candidates[0], tuple(rounds))
-
-
-@dataclass(frozen=True)
-class DealRecord:
-    """One finished deal, per seat of its table: who dealt and won, the points and cards left;
-    `seating` maps seats to match players and `deltas` is the change to each player's total.
-    Within-deal elimination adds the order players went out and the last holder (`loser`)."""
-
-    number: int
-    dealer: int
-    winner: int
-    points: tuple[int, ...]
-    cards_left: tuple[int, ...]
-    deltas: tuple[int, ...] = ()
-    seating: tuple[int, ...] = ()
-    loser: int | None = None
-    order: tuple[int, ...] = ()
-    table: int = 0
-    round: int = 0
 
 
 class Match:

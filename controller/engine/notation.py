@@ -18,6 +18,7 @@ from .events import (
     DealEnded,
     Drew,
     Event,
+    HandShown,
     Played,
     Pressed,
     Returned,
@@ -128,6 +129,8 @@ def event_text(event: Event) -> str:
             return f"P{seat} trades hands with P{target}"
         case ColourNamed(seat, colour):
             return f"P{seat} names {colour}"
+        case HandShown(seat, to, cards):
+            return f"P{seat} shows their hand to P{to}: [{cards_text(cards)}]"
     fields = " ".join(str(value) for value in _values(event))
     return f"{type(event).__name__} {fields}".strip()
 

@@ -1,12 +1,12 @@
-"""Every rule option, one entry each: id, default, RULES.md section, meaning (English, Chinese),
-and allowed values. Also the feature ids of RULES.md §11 that are spelled as a setting of an
-option (`ALIASES`), and the pairs of options that cannot be on together (`CONFLICTS`)."""
+"""The vocabulary the options are declared with (`options.Rules`): value types, the games an
+option applies to, the match formats; and the feature ids of RULES.md §11 that are spelled as a
+setting of an option (`ALIASES`), follow other options (`IMPLIED`) or have no option at all."""
 
 from __future__ import annotations
 
 from typing import Final
 
-from .decks import DECKS, GameKind
+from .decks import GameKind
 
 OptionValue = bool | int | str
 
@@ -22,126 +22,6 @@ FORMATS: Final = (
     "rotation_4p",
     "rotation_8p",
 )
-
-# Rows: id, default, section, English, Chinese, keyword arguments (choices, games, bounds).
-# fmt: off
-ROWS: Final[tuple[tuple[str, OptionValue, str, str, str, dict[str, object]], ...]] = (
-    ("deck", "", "§1", "deck preset; empty = the game's default (classic / attack_1998)",
-     "牌组（空=默认）", {"choices": ("", *DECKS)}),
-    ("hand_size", 7, "§2.3", "cards dealt to each player", "每人发牌数",
-     {"minimum": 1, "maximum": 30}),
-    ("deal_size_by_count", False, "§10.4",
-     "hand size by player count: 7 up to 4 players, 8 for 5-6, 9 for 7-10",
-     "按人数定发牌数", {}),
-    ("first_player", "dealer_left", "§2.4", "who leads: the dealer's left (official) or the dealer",
-     "首家：庄家左手（官方）或庄家", {"choices": ("dealer_left", "dealer"), "games": CLASSIC}),
-    ("start_reverse", "dealer_leads", "§2.5",
-     "turned-up Reverse: the dealer leads, or the dealer's right leads",
-     "首张为反转：庄家先出，或庄家右手先出",
-     {"choices": ("dealer_leads", "dealer_right_leads"), "games": CLASSIC}),
-    ("start_draw2_skips", True, "§2.5",
-     "turned-up Draw Two: the first player draws 2 and is skipped",
-     "首张为+2：首家摸2张并跳过", {"games": CLASSIC}),
-    ("start_wild", "first_player_names", "§2.5", "turned-up Wild: who names the colour, or redraw",
-     "首张为万能牌：谁指定颜色",
-     {"choices": ("first_player_names", "free_lead", "redraw", "predecessor_names", "random"),
-      "games": CLASSIC}),
-    ("start_colour_namer", "starter", "§2.5",
-     "turned-up Wild All Hit / Hit-Fire: the player who starts names the colour, or the dealer",
-     "首张为万用罚按牌/王牌：谁指定颜色", {"choices": ("starter", "dealer"), "games": ATTACK}),
-    ("wd4_legality", "colour", "§3.2", "when a Wild Draw Four is legal", "+4 合法条件",
-     {"choices": ("colour", "colour_or_face", "no_other_play"), "games": CLASSIC}),
-    ("wd4_bluffing", True, "§3.2", "an illegal Wild Draw Four may be played and then challenged",
-     "可违规打出+4（可被质疑）", {"games": CLASSIC}),
-    ("challenge_success_victim_plays", True, "§3.2",
-     "after a successful challenge the challenger takes a normal turn", "质疑成功后质疑者正常出牌",
-     {"games": CLASSIC}),
-    ("may_draw_when_playable", True, "§3.3", "a player holding a playable card may still draw",
-     "有牌可出时也可摸牌", {"games": CLASSIC}),
-    ("must_play_if_able", False, "§3.3", "a player holding a playable card may not draw",
-     "有牌可出就不可摸牌", {"games": CLASSIC}),
-    ("must_play_drawn_if_playable", False, "§3.3", "a playable drawn card must be played",
-     "摸到能出的牌必须出", {"games": CLASSIC}),
-    ("atk_play_after_press", False, "§3.4", "after pressing, a player may still play a card",
-     "按键后仍可出牌", {"games": ATTACK}),
-    ("suggestion_penalty", True, "§3.4", "suggesting a card to another player costs 4 presses",
-     "提示别人出牌罚按4次", {"games": ATTACK}),
-    ("whf_needs_no_colour_match", False, "§4.2",
-     "Wild Hit-Fire only when you hold no card of the active colour", "无同色牌才可出王牌",
-     {"games": ATTACK}),
-    ("discard_all_choose_subset", False, "§4.2", "Discard All may keep some cards of its colour",
-     "负载牌可保留部分同色牌", {"games": ATTACK}),
-    ("uno_after_trade_receiver", False, "§4.2",
-     "a player handed a one-card hand by Trade Hands must call UNO too", "换到一张牌的人也须喊UNO",
-     {"games": ATTACK}),
-    ("uno_state", "auto", "§5",
-     "when UNO must be called: one card, or a hand that can all go down together "
-     "(auto: follows the multi-card rule)", "何时须喊UNO",
-     {"choices": ("auto", "one_card", "one_card_or_identical", "one_card_or_same_face")}),
-    ("uno_false_call_penalty", True, "§5", "calling UNO without one card costs 2 cards / 2 presses",
-     "错喊UNO罚2张/按2次", {}),
-    ("uno_false_accusation_penalty", True, "§5",
-     "accusing a player who needs no UNO call costs the accuser 2 cards / 2 presses",
-     "错误指控罚2张/按2次", {}),
-    ("no_finish_on_action", False, "§6", "the last card may not be a Reverse, Skip or Wild",
-     "最后一张不能是反转、跳过、万能牌", {}),
-    ("no_finish_extended", False, "§6",
-     "...nor a Draw Two or Wild Draw Four (with no_finish_on_action)",
-     "也不能是+2、+4", {"games": CLASSIC}),
-    ("stack_s0", False, "§10.1", "stacking: +2 on +2 or +4, +4 only on +4 (seed 000)",
-     "叠加（+2后可+2或+4，+4后只能+4）", {"games": CLASSIC}),
-    ("stack_s1", False, "§10.1", "stacking: +2 only on +2, +4 only on +4 (seed 001)",
-     "叠加（只能同类）", {"games": CLASSIC}),
-    ("stack_wd4_ignores_legality", False, "§10.1",
-     "a stacked Wild Draw Four needs no legality check", "叠加的+4不查合法", {"games": CLASSIC}),
-    ("attack_stack_hits", False, "§10.1", "a Hit 2 victim may pass it on with a Hit 2 (+2 presses)",
-     "罚按牌可叠加", {"games": ATTACK}),
-    ("jumpin_numbers", False, "§10.2", "jump in out of turn with an identical number card (点断)",
-     "点断：相同数字牌可抢出", {"games": CLASSIC}),
-    ("jumpin_identical", False, "§10.2", "jump in out of turn with any identical card (抢牌/Cut)",
-     "抢牌：完全相同的牌可抢出", {"games": CLASSIC}),
-    ("jumpin_draw_accumulate", False, "§10.2",
-     "a jumped-in draw card adds its penalty to the one it cut in on", "抢出的罚牌累加",
-     {"games": CLASSIC}),
-    ("wrong_jumpin_penalty", False, "§10.2", "a wrong jump-in: take the card back and draw 2",
-     "抢错牌罚摸2张", {"games": CLASSIC}),
-    ("multi_same_face", False, "§10.3", "play several cards of one number or symbol at once (对牌)",
-     "对牌：同数字或同功能可一起出", {}),
-    ("multi_identical", False, "§10.3", "play several identical cards at once",
-     "完全相同的牌可一起出", {}),
-    ("multi_in_attack", False, "§10.3", "multi-card play also for the UNO Attack action cards",
-     "冲击版动作牌也可多张", {"games": ATTACK}),
-    ("multi_skip_opponents_only", False, "§10.3",
-     "n Skips skip n opponents, never the player who played them", "多张跳过只跳过对手", {}),
-    ("replay_any_count", False, "§10.5",
-     "Skip and Reverse let the same player go again at any table size", "跳过和反转后同一人再出",
-     {}),
-    ("wild_after_draw", "off", "§10.6", "no plain Wild straight after a +2/+4",
-     "+2/+4后不能出万能牌", {"choices": ("off", "victim_only", "strict_top"), "games": CLASSIC}),
-    ("wrong_play_penalty", False, "§10.7",
-     "a wrong play: take the card back, draw 2 (Attack: press twice), turn over",
-     "出错牌罚2张（冲击版按2次）", {}),
-    ("scoring", "winner_collects", "§9.2", "how deals are scored", "计分方式",
-     {"choices": ("winner_collects", "penalty", "bust", "chips", "deal_loser", "none")}),
-    ("target", 500, "§9.2", "match ends when a total reaches this (elimination threshold)",
-     "目标分数（淘汰线）", {"minimum": 1, "maximum": 100_000}),
-    ("chip_rate", 1, "§9.2", "chips paid per hand point (chips scoring)", "每点筹码数",
-     {"minimum": 1, "maximum": 1000}),
-    ("starting_chips", 0, "§9.2", "chips each player starts with (chips scoring)", "初始筹码",
-     {"maximum": 1_000_000}),
-    ("num_deals", 0, "§9.2", "deals in a chips or elimination match; 0 = until the players stop",
-     "局数（0=不限）", {"maximum": 10_000}),
-    ("break_ties_by_continuing", False, "§9.2",
-     "penalty scoring: a tie for lowest plays more deals",
-     "负分制平局时继续", {}),
-    ("next_dealer", "winner", "§2.2", "who deals the next deal (loser in within-deal elimination)",
-     "下一局庄家", {"choices": ("winner", "loser", "rotate")}),
-    ("format", "standard", "§9.3-§9.6", "match format", "赛制", {"choices": FORMATS}),
-    ("teams", 2, "§9.5", "number of teams (team play)", "队伍数", {"minimum": 2, "maximum": 5}),
-    ("team_scoring", "winner_team_collects", "§9.5", "team scoring", "团队计分",
-     {"choices": ("winner_team_collects", "team_penalty")}),
-)
-# fmt: on
 
 ALIASES: Final[dict[str, tuple[str, OptionValue]]] = {
     "deck_classic_108": ("deck", "classic"),
@@ -181,19 +61,14 @@ ALIASES: Final[dict[str, tuple[str, OptionValue]]] = {
 """§11 feature ids that are a setting of an option: `--option stack_s0` works directly (it is
 an option), `--option score_chips` means `scoring=chips`."""
 
-CONFLICTS: Final = (
-    ("stack_s0", "stack_s1"),
-    ("jumpin_numbers", "jumpin_identical"),
-    ("multi_same_face", "multi_identical"),
-)
-"""Options that cannot both be on."""
+IMPLIED: Final[dict[str, tuple[str, ...]]] = {
+    "jumpin_draw_accumulate": ("jumpin_numbers", "jumpin_identical"),
+}
+"""§11 feature ids that are on exactly when one of the options they follow is on: accepted by
+name with one of those options, refused when switched off."""
 
-NEEDS: Final = (
-    ("no_finish_extended", "no_finish_on_action"),
-    ("multi_in_attack", "multi_same_face|multi_identical"),
-    ("multi_skip_opponents_only", "multi_same_face|multi_identical"),
-    ("jumpin_draw_accumulate", "jumpin_numbers|jumpin_identical"),
-    ("wrong_jumpin_penalty", "jumpin_numbers|jumpin_identical"),
-    ("stack_wd4_ignores_legality", "stack_s0|stack_s1"),
-)
-"""An option that only means something with one of the others on."""
+WITHOUT_OPTION: Final[dict[str, str]] = {
+    "dealer_by_agreement": "at a table the players choose the first dealer (the set-up's first "
+    "dealer); simulations draw high card (dealer_high_card)",
+}
+"""§11 feature ids that are not a setting: how the engine stands to them."""

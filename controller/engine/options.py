@@ -1,26 +1,33 @@
-"""Rule options: one frozen `Rules` value per table, and a registry that describes every option.
+"""Rule options: one frozen `Rules` value per table, each option declared once, as a field of it.
 
-The registry (`OPTIONS`) is the single description of what can be switched: its id, allowed
-values, default, which game it applies to and one line of meaning in English and Chinese. The
-CLI (`--option key=value`), the tablet's setup page and `uno-attack rules --list` are generated
-from it. `Rules` validates on construction and names the option at fault.
+Every field of `Rules` but `game` is an option, declared with `option(...)`: its default, the
+RULES.md section, one line of meaning in English and Chinese, the allowed values, the games it
+applies to, the family of options it excludes and the options it needs. Everything else is
+derived from those declarations: the registry `OPTIONS` (for the CLI's `--option key=value`, the
+tablet's set-up page and `uno-attack rules --list`), the combination checks, and the property
+tests' option families. `Rules` validates on construction and names the option at fault.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Final
+from typing import Any, Final, TypeVar
 
 from .decks import DECKS, DEFAULT_DECK, DeckSpec, GameKind
 from .errors import OptionError
-from .option_table import ALIASES, BOTH, CONFLICTS, NEEDS, ROWS, OptionValue
+from .option_table import ALIASES, ATTACK, BOTH, CLASSIC, FORMATS, IMPLIED, OptionValue
+
+Value = TypeVar("Value", bool, int, str)
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """What one option is: its id, type, allowed values, default, games and meaning."""
+    """What one option is: its id, type, allowed values, default, games and meaning; the family
+    of options of which at most one may be on, the options one of which it needs, and whether
+    it changes which plays a turn offers (`shapes_plays`: off the engine's quick path)."""
 
     id: str
     default: OptionValue
@@ -31,10 +38,16 @@ class OptionSpec:
     games: frozenset[GameKind] = BOTH
     minimum: int = 0
     maximum: int = 1_000_000
+    family: str = ""
+    needs: tuple[str, ...] = ()
+    shapes_plays: bool = False
 
     @property
     def kind(self) -> type:
         return type(self.default)
+
+    def applies_to(self, game: GameKind | str) -> bool:
+        return game in self.games
 
     def check(self, value: object) -> OptionValue:
         """Return the value if it fits this option, else raise OptionError naming the option."""
@@ -74,78 +87,159 @@ class OptionSpec:
         return self.check(text.strip())
 
 
-OPTIONS: Final[tuple[OptionSpec, ...]] = tuple(
-    OptionSpec(id, default, en, zh, section, **kw)  # type: ignore[arg-type]
-    for id, default, section, en, zh, kw in ROWS
-)
-
-OPTIONS_BY_ID: Final[Mapping[str, OptionSpec]] = {spec.id: spec for spec in OPTIONS}
+def option(default: Value, section: str, en: str, zh: str, **details: Any) -> Value:
+    """Declare a field of `Rules` as an option (see `OptionSpec` for the `details`)."""
+    meaning = {"section": section, "en": en, "zh": zh, **details}
+    return dataclasses.field(default=default, metadata={"option": meaning})
 
 
+# fmt: off
 @dataclass(frozen=True)
 class Rules:
     """Every rule choice for one table. Build with `Rules.create()`; it validates everything."""
 
     game: GameKind = GameKind.ATTACK
-    deck: str = ""
-    hand_size: int = 7
-    first_player: str = "dealer_left"
-    start_reverse: str = "dealer_leads"
-    start_draw2_skips: bool = True
-    start_wild: str = "first_player_names"
-    start_colour_namer: str = "starter"
-    wd4_legality: str = "colour"
-    wd4_bluffing: bool = True
-    challenge_success_victim_plays: bool = True
-    may_draw_when_playable: bool = True
-    must_play_drawn_if_playable: bool = False
-    suggestion_penalty: bool = True
-    uno_false_call_penalty: bool = True
-    uno_false_accusation_penalty: bool = True
-    scoring: str = "winner_collects"
-    target: int = 500
-    chip_rate: int = 1
-    starting_chips: int = 0
-    num_deals: int = 0
-    break_ties_by_continuing: bool = False
-    next_dealer: str = "winner"
-    deal_size_by_count: bool = False
-    must_play_if_able: bool = False
-    atk_play_after_press: bool = False
-    whf_needs_no_colour_match: bool = False
-    discard_all_choose_subset: bool = False
-    uno_after_trade_receiver: bool = False
-    uno_state: str = "auto"
-    no_finish_on_action: bool = False
-    no_finish_extended: bool = False
-    stack_s0: bool = False
-    stack_s1: bool = False
-    stack_wd4_ignores_legality: bool = False
-    attack_stack_hits: bool = False
-    jumpin_numbers: bool = False
-    jumpin_identical: bool = False
-    jumpin_draw_accumulate: bool = False
-    wrong_jumpin_penalty: bool = False
-    multi_same_face: bool = False
-    multi_identical: bool = False
-    multi_in_attack: bool = False
-    multi_skip_opponents_only: bool = False
-    replay_any_count: bool = False
-    wild_after_draw: str = "off"
-    wrong_play_penalty: bool = False
-    format: str = "standard"
-    teams: int = 2
-    team_scoring: str = "winner_team_collects"
+    deck: str = option("", "§1", "deck preset; empty = the game's default (classic / attack_1998)",
+        "牌组（空=默认）", choices=("", *DECKS))
+    hand_size: int = option(7, "§2.3", "cards dealt to each player", "每人发牌数", minimum=1,
+        maximum=30)
+    deal_size_by_count: bool = option(False, "§10.4",
+        "hand size by player count: 7 up to 4 players, 8 for 5-6, 9 for 7-10", "按人数定发牌数")
+    first_player: str = option("dealer_left", "§2.4",
+        "who leads: the dealer's left (official) or the dealer", "首家：庄家左手（官方）或庄家",
+        choices=("dealer_left", "dealer"), games=CLASSIC)
+    start_reverse: str = option("dealer_leads", "§2.5",
+        "turned-up Reverse: the dealer leads, or the dealer's right leads",
+        "首张为反转：庄家先出，或庄家右手先出", choices=("dealer_leads", "dealer_right_leads"),
+        games=CLASSIC)
+    start_draw2_skips: bool = option(True, "§2.5",
+        "turned-up Draw Two: the first player draws 2 and is skipped", "首张为+2：首家摸2张并跳过",
+        games=CLASSIC)
+    start_wild: str = option("first_player_names", "§2.5",
+        "turned-up Wild: who names the colour, or redraw", "首张为万能牌：谁指定颜色",
+        choices=("first_player_names", "free_lead", "redraw", "predecessor_names", "random"),
+        games=CLASSIC)
+    start_colour_namer: str = option("starter", "§2.5",
+        "turned-up Wild All Hit / Hit-Fire: the player who starts names the colour, or the dealer",
+        "首张为万用罚按牌/王牌：谁指定颜色", choices=("starter", "dealer"), games=ATTACK)
+    wd4_legality: str = option("colour", "§3.2", "when a Wild Draw Four is legal", "+4 合法条件",
+        choices=("colour", "colour_or_face", "no_other_play"), games=CLASSIC)
+    wd4_bluffing: bool = option(True, "§3.2",
+        "an illegal Wild Draw Four may be played and then challenged", "可违规打出+4（可被质疑）",
+        games=CLASSIC)
+    challenge_success_victim_plays: bool = option(True, "§3.2",
+        "after a successful challenge the challenger takes a normal turn",
+        "质疑成功后质疑者正常出牌", games=CLASSIC)
+    may_draw_when_playable: bool = option(True, "§3.3",
+        "a player holding a playable card may still draw", "有牌可出时也可摸牌", games=CLASSIC)
+    must_play_if_able: bool = option(False, "§3.3", "a player holding a playable card may not draw",
+        "有牌可出就不可摸牌", games=CLASSIC)
+    must_play_drawn_if_playable: bool = option(False, "§3.3",
+        "a playable drawn card must be played", "摸到能出的牌必须出", games=CLASSIC)
+    atk_play_after_press: bool = option(False, "§3.4",
+        "after pressing, a player may still play a card", "按键后仍可出牌", games=ATTACK)
+    suggestion_penalty: bool = option(True, "§3.4",
+        "suggesting a card to another player costs 4 presses", "提示别人出牌罚按4次", games=ATTACK)
+    whf_needs_no_colour_match: bool = option(False, "§4.2",
+        "Wild Hit-Fire only when you hold no card of the active colour", "无同色牌才可出王牌",
+        games=ATTACK, shapes_plays=True)
+    discard_all_choose_subset: bool = option(False, "§4.2",
+        "Discard All may keep some cards of its colour", "负载牌可保留部分同色牌", games=ATTACK)
+    uno_after_trade_receiver: bool = option(False, "§4.2",
+        "a player handed a one-card hand by Trade Hands must call UNO too",
+        "换到一张牌的人也须喊UNO", games=ATTACK)
+    uno_state: str = option("auto", "§5",
+        "when UNO must be called: one card, or a hand that can all go down together"
+        " (auto: follows the multi-card rule)",
+        "何时须喊UNO",
+        choices=("auto", "one_card", "one_card_or_identical", "one_card_or_same_face"),
+        shapes_plays=True)
+    uno_false_call_penalty: bool = option(True, "§5",
+        "calling UNO without one card costs 2 cards / 2 presses", "错喊UNO罚2张/按2次")
+    uno_false_accusation_penalty: bool = option(True, "§5",
+        "accusing a player who needs no UNO call costs the accuser 2 cards / 2 presses",
+        "错误指控罚2张/按2次")
+    no_finish_on_action: bool = option(False, "§6",
+        "the last card may not be a Reverse, Skip or Wild", "最后一张不能是反转、跳过、万能牌",
+        shapes_plays=True)
+    no_finish_extended: bool = option(False, "§6",
+        "...nor a Draw Two or Wild Draw Four (with no_finish_on_action)", "也不能是+2、+4",
+        games=CLASSIC, needs=("no_finish_on_action",), shapes_plays=True)
+    stack_s0: bool = option(False, "§10.1", "stacking: +2 on +2 or +4, +4 only on +4 (seed 000)",
+        "叠加（+2后可+2或+4，+4后只能+4）", games=CLASSIC, family="stacking")
+    stack_s1: bool = option(False, "§10.1", "stacking: +2 only on +2, +4 only on +4 (seed 001)",
+        "叠加（只能同类）", games=CLASSIC, family="stacking")
+    stack_wd4_ignores_legality: bool = option(False, "§10.1",
+        "a stacked Wild Draw Four needs no legality check", "叠加的+4不查合法", games=CLASSIC,
+        needs=("stack_s0", "stack_s1"))
+    attack_stack_hits: bool = option(False, "§10.1",
+        "a Hit 2 victim may pass it on with a Hit 2 (+2 presses)", "罚按牌可叠加", games=ATTACK)
+    jumpin_numbers: bool = option(False, "§10.2",
+        "jump in out of turn with an identical number card (点断)", "点断：相同数字牌可抢出",
+        games=CLASSIC, family="jumpin")
+    jumpin_identical: bool = option(False, "§10.2",
+        "jump in out of turn with any identical card (抢牌/Cut)", "抢牌：完全相同的牌可抢出",
+        games=CLASSIC, family="jumpin")
+    wrong_jumpin_penalty: bool = option(False, "§10.2",
+        "a wrong jump-in: take the card back and draw 2", "抢错牌罚摸2张", games=CLASSIC,
+        needs=("jumpin_numbers", "jumpin_identical"))
+    multi_same_face: bool = option(False, "§10.3",
+        "play several cards of one number or symbol at once (对牌)", "对牌：同数字或同功能可一起出",
+        family="multi", games=CLASSIC, shapes_plays=True)
+    multi_identical: bool = option(False, "§10.3", "play several identical cards at once",
+        "完全相同的牌可一起出", family="multi", games=CLASSIC, shapes_plays=True)
+    multi_in_attack: bool = option(False, "§10.3",
+        "UNO Attack: play several cards of one number or symbol at once, action cards"
+        " included (对牌)",
+        "冲击版对牌：同数字或同功能可一起出（含动作牌）", games=ATTACK, shapes_plays=True,
+        family="multi")
+    multi_skip_opponents_only: bool = option(False, "§10.3",
+        "n Skips skip n opponents, never the player who played them", "多张跳过只跳过对手",
+        needs=("multi_same_face", "multi_identical", "multi_in_attack"))
+    replay_any_count: bool = option(False, "§10.5",
+        "Skip and Reverse let the same player go again at any table size", "跳过和反转后同一人再出")
+    wild_after_draw: str = option("off", "§10.6", "no plain Wild straight after a +2/+4",
+        "+2/+4后不能出万能牌", choices=("off", "victim_only", "strict_top"), games=CLASSIC,
+        shapes_plays=True)
+    wrong_play_penalty: bool = option(False, "§10.7",
+        "a wrong play: take the card back, draw 2 (Attack: press twice), turn over",
+        "出错牌罚2张（冲击版按2次）")
+    scoring: str = option("winner_collects", "§9.2", "how deals are scored", "计分方式",
+        choices=("winner_collects", "penalty", "bust", "chips", "deal_loser", "none"))
+    target: int = option(500, "§9.2",
+        "match ends when a total reaches this (elimination threshold)", "目标分数（淘汰线）",
+        minimum=1, maximum=100000)
+    chip_rate: int = option(1, "§9.2", "chips paid per hand point (chips scoring)", "每点筹码数",
+        minimum=1, maximum=1000)
+    starting_chips: int = option(0, "§9.2", "chips each player starts with (chips scoring)",
+        "初始筹码", maximum=1000000)
+    num_deals: int = option(0, "§9.2",
+        "deals in a chips or elimination match; 0 = until the players stop", "局数（0=不限）",
+        maximum=10000)
+    break_ties_by_continuing: bool = option(False, "§9.2",
+        "penalty scoring: a tie for lowest plays more deals", "负分制平局时继续")
+    next_dealer: str = option("winner", "§2.2",
+        "who deals the next deal (loser in within-deal elimination)", "下一局庄家",
+        choices=("winner", "loser", "rotate"))
+    format: str = option("standard", "§9.3-§9.6", "match format", "赛制", choices=FORMATS)
+    teams: int = option(2, "§9.5", "number of teams (team play)", "队伍数", minimum=2, maximum=5)
+    team_scoring: str = option("winner_team_collects", "§9.5", "team scoring", "团队计分",
+        choices=("winner_team_collects", "team_penalty"))
+
+    # fmt: on
 
     def __post_init__(self) -> None:
         try:
             object.__setattr__(self, "game", GameKind(self.game))
         except ValueError:
             raise OptionError(f"game must be classic or attack, not {self.game!r}") from None
+        wrong_game = []
         for spec in OPTIONS:
             value = spec.check(getattr(self, spec.id))
-            if self.game not in spec.games and value != spec.default:
-                raise OptionError(f"option {spec.id} applies to {_games(spec)} only")
+            if value != spec.default and not spec.applies_to(self.game):
+                wrong_game.append(spec)
+        if wrong_game:
+            raise OptionError(_wrong_game_text(self.game, wrong_game))
         if not self.deck:
             object.__setattr__(self, "deck", DEFAULT_DECK[self.game])
         if DECKS[self.deck].game is not self.game:
@@ -153,18 +247,21 @@ class Rules:
         self._check_combinations()
 
     def _check_combinations(self) -> None:
-        for first, second in CONFLICTS:
-            if getattr(self, first) and getattr(self, second):
-                raise OptionError(f"options {first} and {second} cannot both be on")
-        for option, needed in NEEDS:
-            if getattr(self, option) and not any(getattr(self, n) for n in needed.split("|")):
-                wanted = " or ".join(needed.split("|"))
-                raise OptionError(f"option {option} needs {wanted}")
+        for family in FAMILIES.values():
+            on = [spec.id for spec in family if getattr(self, spec.id)]
+            if len(on) > 1:
+                raise OptionError(f"options {' and '.join(on)} cannot both be on")
+        for spec in OPTIONS:
+            if spec.needs and getattr(self, spec.id) and not any(map(self._on, spec.needs)):
+                raise OptionError(f"option {spec.id} needs {' or '.join(spec.needs)}")
+
+    def _on(self, option_id: str) -> bool:
+        return bool(getattr(self, option_id))
 
     @classmethod
     def create(cls, game: GameKind | str = GameKind.ATTACK, **options: OptionValue) -> Rules:
         """Rules for `game` with `options` changed from their defaults. Ids are option ids or
-        the §11 feature ids in `ALIASES`; anything else is an error naming it."""
+        the §11 feature ids in `ALIASES` and `IMPLIED`; anything else is an error naming it."""
         values = resolve_aliases(options)
         return cls(game=GameKind(game) if game in set(GameKind) else game, **values)  # type: ignore[arg-type]
 
@@ -173,8 +270,8 @@ class Rules:
         """Rules from `key=value` text, as typed on a command line (`key` alone: true)."""
         values: dict[str, OptionValue] = {}
         for key, text in pairs.items():
-            if key in ALIASES and text.lower() in ("", "true", "1", "yes", "on"):
-                values[key] = True
+            if key in ALIASES or key in IMPLIED:
+                values[key] = True if text.lower() in ("", "true", "1", "yes", "on") else text
             else:
                 values[key] = _spec_for(key).parse(text)
         return cls.create(game, **values)
@@ -186,32 +283,54 @@ class Rules:
     def deck_spec(self) -> DeckSpec:
         return DECKS[self.deck]
 
-    @property
+    @functools.cached_property
     def attack(self) -> bool:
         return self.game is GameKind.ATTACK
 
-    @property
+    @functools.cached_property
     def stacking(self) -> str | None:
         """'s0', 's1' or None (§10.1)."""
         return "s0" if self.stack_s0 else "s1" if self.stack_s1 else None
 
-    @property
+    @functools.cached_property
     def jumpin(self) -> str | None:
         """'numbers', 'identical' or None (§10.2)."""
         return "numbers" if self.jumpin_numbers else "identical" if self.jumpin_identical else None
 
-    @property
+    @functools.cached_property
+    def jumpin_draw_accumulate(self) -> bool:
+        """§10.2 / §11: jumped-in draw cards add up, whenever a jump-in rule is on."""
+        return self.jumpin is not None
+
+    @functools.cached_property
     def multi(self) -> str | None:
-        """'same_face', 'identical' or None (§10.3); None for Attack without multi_in_attack."""
+        """'same_face', 'identical' or None (§10.3); in UNO Attack, multi_in_attack groups
+        cards of one face."""
+        if self.multi_in_attack:
+            return "same_face"
         return (
             "same_face" if self.multi_same_face else "identical" if self.multi_identical else None
         )
 
-    @property
+    @functools.cached_property
+    def quick_plays(self) -> bool:
+        """No option that changes which plays a turn offers is set: the engine may list a
+        turn's plays by matching alone."""
+        return all(getattr(self, spec.id) == spec.default for spec in _SHAPING)
+
+    @functools.cached_property
+    def quick_singles(self) -> bool:
+        """Only the multi-card rules change which plays a turn offers: a card held once is
+        still played by matching alone."""
+        return all(
+            getattr(self, spec.id) == spec.default for spec in _SHAPING if spec.family != "multi"
+        )
+
+    @functools.cached_property
     def may_draw(self) -> bool:
         return self.may_draw_when_playable and not self.must_play_if_able
 
-    @property
+    @functools.cached_property
     def uno_rule(self) -> str:
         """When a hand is in the UNO state (§5), with `auto` resolved from the multi rule."""
         if self.uno_state != "auto":
@@ -227,19 +346,57 @@ class Rules:
         return {k: v for k, v in values.items() if v != OPTIONS_BY_ID[k].default}
 
 
+def _declared() -> tuple[OptionSpec, ...]:
+    return tuple(
+        OptionSpec(field.name, field.default, **field.metadata["option"])  # type: ignore[arg-type]
+        for field in dataclasses.fields(Rules)
+        if "option" in field.metadata
+    )
+
+
+OPTIONS: Final[tuple[OptionSpec, ...]] = _declared()
+"""Every option, in declaration order."""
+
+OPTIONS_BY_ID: Final[Mapping[str, OptionSpec]] = {spec.id: spec for spec in OPTIONS}
+
+_SHAPING: Final = tuple(spec for spec in OPTIONS if spec.shapes_plays)
+
+FAMILIES: Final[Mapping[str, tuple[OptionSpec, ...]]] = {
+    family: tuple(spec for spec in OPTIONS if spec.family == family)
+    for family in dict.fromkeys(spec.family for spec in OPTIONS if spec.family)
+}
+"""Options of which at most one may be on (stacking, jump-in and multi-card variants)."""
+
+
+def options_for(game: GameKind | str) -> tuple[OptionSpec, ...]:
+    """The options that apply to `game`: what its set-up offers."""
+    return tuple(spec for spec in OPTIONS if spec.applies_to(game))
+
+
 def resolve_aliases(options: Mapping[str, OptionValue]) -> dict[str, OptionValue]:
     """Option ids as given, with §11 feature ids turned into the setting they stand for."""
     values: dict[str, OptionValue] = {}
     for key, value in options.items():
-        if key in ALIASES and key not in OPTIONS_BY_ID:
-            option, setting = ALIASES[key]
+        if key in IMPLIED:
+            _check_implied(key, value, options)
+        elif key in ALIASES and key not in OPTIONS_BY_ID:
+            option_id, setting = ALIASES[key]
             if value is not True and value != setting:
-                raise OptionError(f"{key} is a feature: switch it on, or set {option} instead")
-            values[option] = setting
+                raise OptionError(f"{key} is a feature: switch it on, or set {option_id} instead")
+            values[option_id] = setting
         else:
             _spec_for(key)
             values[key] = value
     return values
+
+
+def _check_implied(key: str, value: OptionValue, options: Mapping[str, OptionValue]) -> None:
+    """A feature that is on exactly when one of the options it follows is on."""
+    follows = IMPLIED[key]
+    if value is not True:
+        raise OptionError(f"{key} is on whenever {' or '.join(follows)} is on: it cannot be off")
+    if not any(options.get(other) for other in follows):
+        raise OptionError(f"{key} needs {' or '.join(follows)}")
 
 
 def _spec_for(key: str) -> OptionSpec:
@@ -249,5 +406,10 @@ def _spec_for(key: str) -> OptionSpec:
     return spec
 
 
-def _games(spec: OptionSpec) -> str:
-    return " and ".join(sorted(game.value for game in spec.games)) + " UNO"
+def _wrong_game_text(game: GameKind, specs: list[OptionSpec]) -> str:
+    if len(specs) == 1:
+        games = " and ".join(sorted(g.value for g in specs[0].games))
+        return f"option {specs[0].id} applies to {games} UNO only, not to {game.value} UNO"
+    names = [spec.id for spec in specs]
+    listed = ", ".join(names[:-1]) + " and " + names[-1]
+    return f"options {listed} do not apply to {game.value} UNO"

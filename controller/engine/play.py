@@ -5,19 +5,15 @@ cards (§10.3), and the house rules' wrong-play penalties (§10.7). What follows
 from __future__ import annotations
 
 from enum import Enum
-from typing import TYPE_CHECKING
 
 from .actions import Play
 from .cards import UNKNOWN, Card
 from .effects import Effect
 from .errors import BadChoice, CardNotHeld, CardNotPlayable, WrongPhase
 from .events import Event, Played, WentOut, Why
-from .legality import jumps_in, playable, shed_with, stacks, wd4_legal, why_not
+from .playability import jumps_in, playable, shed_with, stacks, wd4_legal, why_not
 from .resolve import after_play, resolve
-from .state import Duty, DutyKind, Knowledge, Phase
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import DealState, Duty, DutyKind, Knowledge, Phase
 
 
 class Mode(Enum):
@@ -26,25 +22,19 @@ class Mode(Enum):
     JUMP = "jump"  # anyone else, out of turn, with an identical card
 
 
-def push_play(game: Game, action: Play, events: list[Event]) -> None:
+def push_play(game: DealState, action: Play, events: list[Event]) -> None:
     seat, c, group = action.seat, action.card, action.group
-    turn = seat == game.turn and not game.duties and game.jump is None
-    if turn:
-        game.expect(seat, "play")
+    turn = seat == game.turn and not game.duties  # (with a jump-in window open too)
+    if turn and game.trusted:  # listed by the engine for this very state: already checked
         mode = Mode.TURN
     else:
-        mode = play_mode(game, seat)
+        checked = _check_play(game, action, turn, events)
+        if checked is None:
+            return
+        mode = checked
         turn = mode is Mode.TURN
     cards = (c, *group) if group else (c,)
-    _check_held(game, seat, (*cards, *action.also) if action.also else cards)
-    if turn and game.drawn is not None:
-        _check_drawn(game, c, group)
-    if not (playable(game, seat, c, group) if turn else _allowed(game, mode, seat, c, group)):
-        _refuse_or_penalise(game, mode, action, events)
-        return
     effect = game.effects[c.face]
-    if c.is_wild is (action.colour is None):
-        _refuse_colour(c)
     also: tuple[Card, ...] = ()
     legal = None
     if (
@@ -60,12 +50,36 @@ def push_play(game: Game, action: Play, events: list[Event]) -> None:
     out = not game.hands[seat] and _went_out(game, seat, events)
     resolve(game, seat, c, len(cards), action, legal, carried, events)
     after_play(game, seat, action.uno, out, events)
+    if not game.hands[seat]:
+        game.leave(seat)
     if game.jumpin is not None:
         game.jump = (seat, c)
 
 
+def _check_play(game: DealState, action: Play, turn: bool, events: list[Event]) -> Mode | None:
+    """Which kind of play this is, once every check has passed; None when a wrong play was
+    taken back with a penalty (§10.7, §10.2)."""
+    seat, c, group = action.seat, action.card, action.group
+    if turn:
+        game.expect(seat, "play")
+        mode = Mode.TURN
+    else:
+        mode = play_mode(game, seat)
+        turn = mode is Mode.TURN
+    cards = (c, *group) if group else (c,)
+    _check_held(game, seat, (*cards, *action.also) if action.also else cards)
+    if turn and game.drawn is not None:
+        _check_drawn(game, c, group)
+    if not (playable(game, seat, c, group) if turn else _allowed(game, mode, seat, c, group)):
+        _refuse_or_penalise(game, mode, action, events)
+        return None
+    if c.is_wild is (action.colour is None):
+        _refuse_colour(c)
+    return mode
+
+
 def _check_choices(
-    game: Game, mode: Mode, seat: int, effect: Effect, action: Play, cards: tuple[Card, ...]
+    game: DealState, mode: Mode, seat: int, effect: Effect, action: Play, cards: tuple[Card, ...]
 ) -> tuple[tuple[Card, ...], bool | None]:
     """The target, the cards that go down with a Discard All, and (for a Wild Draw Four)
     whether the play is legal."""
@@ -78,12 +92,14 @@ def _check_choices(
     return also, legal
 
 
-def play_mode(game: Game, seat: int) -> Mode:
+def play_mode(game: DealState, seat: int) -> Mode:
     """Which kind of play `seat` may make now; refuses a play that is none of them."""
     if game.phase is not Phase.PLAYING:
         raise WrongPhase(f"the deal is {game.phase.value.replace('_', ' ')}: cannot play")
     duty = game.duties[0] if game.duties else None
     if duty is not None and duty.seat == seat and _passable(game, duty):
+        if not game.can_pass_on(seat):
+            raise CardNotPlayable("nobody is left to pass the penalty on to")
         return Mode.STACK
     window_open = game.jump is not None and game.jump[0] != seat and game.jumpin is not None
     out_of_turn = duty is not None or seat != game.turn
@@ -93,7 +109,7 @@ def play_mode(game: Game, seat: int) -> Mode:
     return Mode.TURN
 
 
-def _passable(game: Game, duty: Duty) -> bool:
+def _passable(game: DealState, duty: Duty) -> bool:
     """The duty may be answered with a card (stacking, or a jump-in by its victim)."""
     if duty.kind is DutyKind.PRESS:
         return duty.stackable
@@ -102,7 +118,7 @@ def _passable(game: Game, duty: Duty) -> bool:
     )
 
 
-def _allowed(game: Game, mode: Mode, seat: int, c: Card, group: tuple[Card, ...]) -> bool:
+def _allowed(game: DealState, mode: Mode, seat: int, c: Card, group: tuple[Card, ...]) -> bool:
     """A stacked or jumped-in card (§10.1, §10.2)."""
     if mode is Mode.JUMP or not stacks(game, game.duties[0], c):
         if not (jumps_in(game, c) and all(other is c for other in group)):
@@ -111,7 +127,7 @@ def _allowed(game: Game, mode: Mode, seat: int, c: Card, group: tuple[Card, ...]
     return all(other.face is c.face for other in group) and playable(game, seat, c, group)
 
 
-def _refuse_or_penalise(game: Game, mode: Mode, action: Play, events: list[Event]) -> None:
+def _refuse_or_penalise(game: DealState, mode: Mode, action: Play, events: list[Event]) -> None:
     """A wrong card: refused, or under §10.7 / §10.2 taken back with a 2-card penalty."""
     seat, c, group = action.seat, action.card, action.group
     rules = game.rules
@@ -130,7 +146,7 @@ def _refuse_or_penalise(game: Game, mode: Mode, action: Play, events: list[Event
         game.end_turn(seat)
 
 
-def _take_pending(game: Game, mode: Mode) -> int:
+def _take_pending(game: DealState, mode: Mode) -> int:
     """A stacked or jumped-in card takes over the pending draw or presses (§10.1, §10.2)."""
     if mode is Mode.TURN or not game.duties:
         return 0
@@ -144,16 +160,16 @@ def _take_pending(game: Game, mode: Mode) -> int:
     return duty.count if accumulate else 0
 
 
-def _check_drawn(game: Game, c: Card, group: tuple[Card, ...]) -> None:
+def _check_drawn(game: DealState, c: Card, group: tuple[Card, ...]) -> None:
     drawn = game.drawn
     if drawn is not UNKNOWN and game.pressed is False and (c is not drawn or group):
         raise CardNotPlayable(f"after drawing, only the drawn card ({drawn}) may be played")
 
 
-def _check_held(game: Game, seat: int, cards: tuple[Card, ...]) -> None:
+def _check_held(game: DealState, seat: int, cards: tuple[Card, ...]) -> None:
     """Every card is in the hand; at a table, cards nobody has seen (`?`) stand in for them."""
     hand = game.hands[seat]
-    if len(cards) == 1 and (cards[0] in hand or UNKNOWN in hand):
+    if len(cards) == 1 and cards[0] in hand:
         return
     spare_unknown = hand.count(UNKNOWN)
     for c in set(cards):
@@ -162,6 +178,11 @@ def _check_held(game: Game, seat: int, cards: tuple[Card, ...]) -> None:
             spare_unknown -= short
             if spare_unknown < 0:
                 raise CardNotHeld(f"P{seat} does not hold {c}")
+            if c is not UNKNOWN and game.unseen_copies(c) < short:
+                raise CardNotHeld(
+                    f"every copy of {c} is already in sight (the discard pile or a shown "
+                    "hand): say which card was really played"
+                )
 
 
 def _refuse_colour(c: Card) -> None:
@@ -170,7 +191,7 @@ def _refuse_colour(c: Card) -> None:
     raise BadChoice(f"{c} is not a wild: it cannot name a colour")
 
 
-def _check_target(game: Game, seat: int, effect: Effect, action: Play) -> None:
+def _check_target(game: DealState, seat: int, effect: Effect, action: Play) -> None:
     target = action.target
     if not effect.trade:
         if target is not None:
@@ -182,7 +203,7 @@ def _check_target(game: Game, seat: int, effect: Effect, action: Play) -> None:
         raise BadChoice(f"P{target} cannot be traded with")
 
 
-def _check_also(game: Game, seat: int, effect: Effect, action: Play) -> tuple[Card, ...]:
+def _check_also(game: DealState, seat: int, effect: Effect, action: Play) -> tuple[Card, ...]:
     """The cards that go down with a Discard All: every card of its colour(s), or under
     discard_all_choose_subset the ones the player chose."""
     if not effect.discard_colour:
@@ -201,7 +222,7 @@ def _check_also(game: Game, seat: int, effect: Effect, action: Play) -> tuple[Ca
 
 
 def _lay_down(
-    game: Game,
+    game: DealState,
     seat: int,
     cards: tuple[Card, ...],
     also: tuple[Card, ...],
@@ -229,7 +250,7 @@ def _lay_down(
     events.append(Played(seat, c, colour, also, rest))  # type: ignore[arg-type]
 
 
-def _went_out(game: Game, seat: int, events: list[Event]) -> bool:
+def _went_out(game: DealState, seat: int, events: list[Event]) -> bool:
     """§6 and §9.3: an empty hand wins the deal, or leaves it under within-deal elimination.
     (A jump-in on the winning card that empties the jumper's hand wins nothing more.)"""
     if game.hands[seat]:

@@ -3,21 +3,16 @@ for a group of n cards, from the seat of whoever played it; then the UNO call.""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .actions import Play
 from .cards import Card, Face
 from .effects import PLAIN, Effect
 from .events import Event, FalseCall, Reversed, Skipped, Traded, UnoCalled, UnoMissed, Why
-from .legality import wd4_bluff_allowed
-from .state import Duty, DutyKind
-
-if TYPE_CHECKING:
-    from .game import Game
+from .playability import wd4_bluff_allowed
+from .state import DealState, Duty, DutyKind
 
 
 def resolve(
-    game: Game,
+    game: DealState,
     seat: int,
     c: Card,
     n: int,
@@ -41,9 +36,11 @@ def resolve(
     game.turn = _next_turn(game, seat, c, effect, n, victim, decided, events)
 
 
-def _trade(game: Game, seat: int, target: int, events: list[Event]) -> None:
+def _trade(game: DealState, seat: int, target: int, events: list[Event]) -> None:
     hands = game.hands
     hands[seat], hands[target] = hands[target], hands[seat]
+    game.forget_call(seat)
+    game.forget_call(target)
     events.append(Traded(seat, target))
     if game.rules.uno_after_trade_receiver and game.in_uno_state(target):
         game.exposed = (*game.exposed, target)
@@ -51,7 +48,7 @@ def _trade(game: Game, seat: int, target: int, events: list[Event]) -> None:
 
 
 def charge(
-    game: Game,
+    game: DealState,
     seat: int,
     victim: int,
     effect: Effect,
@@ -88,7 +85,7 @@ def charge(
 
 
 def _next_turn(
-    game: Game,
+    game: DealState,
     seat: int,
     c: Card,
     effect: Effect,
@@ -115,7 +112,7 @@ def _next_turn(
     return _skip_many(game, seat, face, skips, events)
 
 
-def _skip_many(game: Game, seat: int, face: Face, skips: int, events: list[Event]) -> int:
+def _skip_many(game: DealState, seat: int, face: Face, skips: int, events: list[Event]) -> int:
     """§10.3: n Skips (or, with two players, n Reverses) skip n seats, counting the player's
     own, or only opponents under multi_skip_opponents_only."""
     if face is Face.SKIP and game.rules.multi_skip_opponents_only:
@@ -127,12 +124,15 @@ def _skip_many(game: Game, seat: int, face: Face, skips: int, events: list[Event
     return game.next_seat(seat, skips + 1)
 
 
-def after_play(game: Game, seat: int, called: bool, out: bool, events: list[Event]) -> None:
+def after_play(game: DealState, seat: int, called: bool, out: bool, events: list[Event]) -> None:
     """§5: the UNO call, or its absence, judged on the hand after the play."""
     if out:
         return
+    if game.called:
+        game.forget_call(seat)
     if game.in_uno_state(seat):
         if called:
+            game.called = (*game.called, seat)
             events.append(UnoCalled(seat))
         else:
             game.exposed = (*game.exposed, seat)

@@ -2,19 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from .actions import EnterHand
 from .cards import UNKNOWN, Card
 from .errors import BadChoice, IllegalAction, WrongPhase
 from .events import DealEnded, Event
-from .state import Knowledge, Phase
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import DealState, Knowledge, Phase
 
 
-def end_deal(game: Game, events: list[Event]) -> None:
+def end_deal(game: DealState, events: list[Event]) -> None:
     """The winner's last card and its effects are done (or, under within-deal elimination,
     one player is left holding cards): count every hand."""
     game.exposed = ()
@@ -28,7 +23,7 @@ def end_deal(game: Game, events: list[Event]) -> None:
     game.shown = {seat: (0, 0) for seat, hand in enumerate(game.hands) if not hand}
 
 
-def push_enter_hand(game: Game, action: EnterHand, events: list[Event]) -> None:
+def push_enter_hand(game: DealState, action: EnterHand, events: list[Event]) -> None:
     """Table mode: the cards (or just the points) a player was left holding."""
     if game.phase is not Phase.SCORING:
         raise WrongPhase("hands are entered after the deal has ended")
@@ -42,7 +37,7 @@ def push_enter_hand(game: Game, action: EnterHand, events: list[Event]) -> None:
         _finish(game, events)
 
 
-def _counted(game: Game, seat: int, action: EnterHand) -> tuple[int, int]:
+def _counted(game: DealState, seat: int, action: EnterHand) -> tuple[int, int]:
     if action.points is not None:
         if action.cards:
             raise BadChoice("enter the cards or their points, not both")
@@ -56,11 +51,11 @@ def _counted(game: Game, seat: int, action: EnterHand) -> tuple[int, int]:
     return game.value(list(action.cards)), len(action.cards)
 
 
-def _value(game: Game, hand: list[Card]) -> int:
+def _value(game: DealState, hand: list[Card]) -> int:
     return 0 if UNKNOWN in hand else game.value(hand)
 
 
-def _finish(game: Game, events: list[Event]) -> None:
+def _finish(game: DealState, events: list[Event]) -> None:
     shown = game.shown
     seats = range(game.players)
     game.points = tuple(shown[seat][0] for seat in seats)

@@ -31,7 +31,7 @@ from controller.engine import (
     duty_text,
 )
 from controller.engine.events import plain
-from controller.engine.legal import jump_ins
+from controller.engine.legal_actions import jump_ins
 from controller.engine.match import DealRecord, Match
 from controller.engine.option_table import OptionValue
 from controller.launcher.policy import PROFILES

@@ -12,9 +12,11 @@ from controller.engine import (
     Challenge,
     Draw,
     IllegalAction,
+    OptionError,
     Pass,
     Play,
     Press,
+    Rules,
     parse_cards,
 )
 from controller.engine.events import Drew, Skipped, UnoMissed, Why
@@ -142,17 +144,30 @@ def test_jumpin_numbers_refuses_actions_but_identical_allows_them() -> None:
     assert game.to_move() == 1
 
 
-@pytest.mark.parametrize(("accumulate", "drawn"), [(False, 2), (True, 4)])
-def test_jumped_in_draw_two_moves_the_penalty(accumulate: bool, drawn: int) -> None:
-    game = position("classic", jumpin_identical=True, jumpin_draw_accumulate=accumulate,
-                    top="R1", hands={0: "R+2 G1", 2: "R+2 Y7"})  # fmt: skip
+def test_jumped_in_draw_two_adds_up() -> None:
+    """§10.2 / §11: jumped-in draw cards add up whenever a jump-in rule is on (N x 2)."""
+    game = position("classic", jumpin_identical=True, top="R1",
+                    hands={0: "R+2 G1", 2: "R+2 Y7"})  # fmt: skip
     game.push(Play(0, c("R+2")))
     assert pending(game) == (1, 2)
     game.push(Play(2, c("R+2")))
-    assert pending(game) == (3, drawn)
+    assert pending(game) == (3, 4)
     game.push(Accept(3))
-    assert len(game.hands[1]) == 7 and len(game.hands[3]) == 7 + drawn
+    assert len(game.hands[1]) == 7 and len(game.hands[3]) == 7 + 4
     assert game.to_move() == 0
+
+
+@pytest.mark.parametrize("jumpin", ["jumpin_numbers", "jumpin_identical"])
+def test_jumpin_draw_accumulate_follows_the_jump_in_rule(jumpin: str) -> None:
+    assert Rules.create("classic", **{jumpin: True}).jumpin_draw_accumulate
+    assert Rules.create("classic", **{jumpin: True, "jumpin_draw_accumulate": True}) == (
+        Rules.create("classic", **{jumpin: True})
+    )
+    assert not Rules.create("classic").jumpin_draw_accumulate
+    with pytest.raises(OptionError, match="jumpin_draw_accumulate needs jumpin_numbers"):
+        Rules.create("classic", jumpin_draw_accumulate=True)
+    with pytest.raises(OptionError, match="cannot be off"):
+        Rules.create("classic", **{jumpin: True, "jumpin_draw_accumulate": False})
 
 
 def test_jumped_in_reverse_flips_back() -> None:
@@ -277,25 +292,33 @@ def test_n_wilds_name_one_colour() -> None:
 
 
 def test_attack_groups_need_multi_in_attack() -> None:
+    """§10.3 / §11: 对牌 in UNO Attack is multi_in_attack; the classic ids are refused there."""
     hands = {0: "RH2 BH2 Y1"}
     with pytest.raises(CardNotPlayable):
-        position("attack", multi_same_face=True, top="R7", hands=hands).push(
-            Play(0, c("RH2"), group=(c("BH2"),))
-        )
-    game = position("attack", multi_same_face=True, multi_in_attack=True, top="R7", hands=hands)
+        position("attack", top="R7", hands=hands).push(Play(0, c("RH2"), group=(c("BH2"),)))
+    for classic_only in ("multi_same_face", "multi_identical"):
+        with pytest.raises(OptionError, match=f"option {classic_only} applies to classic UNO only"):
+            Rules.create("attack", **{classic_only: True})
+    game = position("attack", multi_in_attack=True, top="R7", hands=hands)
     game.push(Play(0, c("RH2"), group=(c("BH2"),)))
     assert (game.duties[0].seat, game.duties[0].count) == (1, 4)
 
 
+def test_attack_groups_of_numbers() -> None:
+    game = position("attack", multi_in_attack=True, top="R7", hands={0: "B7 G7 Y1"})
+    game.push(Play(0, c("G7"), group=(c("B7"),)))
+    assert game.hands[0] == [c("Y1")] and game.colour is G
+
+
 def test_attack_group_of_discard_alls_sheds_both_colours() -> None:
-    game = position("attack", multi_same_face=True, multi_in_attack=True, top="R7",
+    game = position("attack", multi_in_attack=True, top="R7",
                     hands={0: "RDA GDA R1 G2 B3 Y4"})  # fmt: skip
     game.push(Play(0, c("GDA"), group=(c("RDA"),)))
     assert game.hands[0] == parse_cards("B3 Y4") and game.colour is G
 
 
 def test_attack_group_of_hit_fires_needs_two_fires() -> None:
-    game = position("attack", multi_same_face=True, multi_in_attack=True, top="R7",
+    game = position("attack", multi_in_attack=True, top="R7",
                     hands={0: "WHF WHF Y1"})  # fmt: skip
     game.push(Play(0, c("WHF"), group=(c("WHF"),), colour=B))
     for k in (0, 2, 0, 1):

@@ -77,8 +77,10 @@ def test_table_discard_all_sheds_the_cards_said() -> None:
     game.push(TurnUp(c("G4")))
     game.push(Play(0, c("GDA"), also=(UNKNOWN, c("G2"))))
     assert len(game.hands[0]) == 4 and game.discard[-3:] == [UNKNOWN, c("G2"), c("GDA")]
-    with pytest.raises(BadChoice, match="only G cards"):
-        game.push(Play(1, c("GDA"), also=(c("R1"),)))
+    with pytest.raises(BadChoice, match="only R cards"):
+        game.push(Play(1, c("RDA"), also=(c("G1"),)))
+    with pytest.raises(IllegalAction, match="every copy of GDA is already in sight"):
+        game.push(Play(1, c("GDA")))
 
 
 def test_table_wd4_challenge_needs_the_verdict() -> None:

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from controller.engine import COLOURS, CallUno, Catch, Draw, IllegalAction, Play, Press, Suggest
+from controller.engine import (
+    COLOURS,
+    CallUno,
+    Catch,
+    Draw,
+    IllegalAction,
+    Play,
+    Press,
+    Suggest,
+    TooLate,
+)
 from controller.engine.events import Caught, FalseAccusation, FalseCall, UnoCalled, UnoMissed, Why
 from controller.engine.notation import position
 from controller.engine.state import DutyKind
@@ -52,11 +62,29 @@ def test_late_call_before_anyone_catches_is_safe() -> None:
 
 
 def test_window_closes_at_the_next_voluntary_action() -> None:
+    """§5: a catch after the window has closed is refused as too late; nobody pays."""
     game = exposed_game()
     game.push(Draw(1))
     assert game.exposed == ()
-    events = game.push(Catch(2, 0))
-    assert FalseAccusation(2, 0) in events and len(game.hands[0]) == 1
+    before = [len(hand) for hand in game.hands]
+    with pytest.raises(TooLate, match="too late to catch P0"):
+        game.push(Catch(2, 0))
+    assert [len(hand) for hand in game.hands] == before and not game.duties
+
+
+def test_late_catch_in_attack_costs_nobody_presses() -> None:
+    game = exposed_game("attack")
+    game.push(Press(1, 0))
+    with pytest.raises(TooLate):
+        game.push(Catch(2, 0))
+    assert not game.duties
+
+
+def test_accusing_a_player_who_called_is_still_false() -> None:
+    game = position("classic", top="R5", hands={0: "R1 R2"})
+    game.push(Play(0, c("R1"), uno=True))
+    game.push(Draw(1))
+    assert FalseAccusation(2, 0) in game.push(Catch(2, 0)) and len(game.hands[2]) == 9
 
 
 def test_forced_presses_do_not_close_the_window() -> None:

@@ -132,10 +132,8 @@ def test_a_new_match_keeps_the_old_one_in_the_log(service: TableService, store: 
 def test_whole_match_to_the_end_with_scores(service: TableService) -> None:
     started(service, options={"target": 50})
     game_over = None
-    for _ in range(6):
-        for seat in range(4):
-            act(service, {"type": "Play", "seat": seat, "card": "R2"})
-    act(service, {"type": "Play", "seat": 0, "card": "R2"})
+    for turn, card in enumerate(_matching_run(25)):  # P0 plays its seventh card last
+        act(service, {"type": "Play", "seat": turn % 4, "card": card})
     deal = service.snapshot()["deal"]
     assert deal["phase"] == "scoring" and deal["winner"] == 0
     for seat in (1, 2, 3):
@@ -143,6 +141,16 @@ def test_whole_match_to_the_end_with_scores(service: TableService) -> None:
     assert [e["type"] for e in game_over.events] == ["DealEnded", "DealScored", "MatchEnded"]
     state = service.snapshot()
     assert state["totals"] == [60, 0, 0, 0] and state["match_over"] and state["winners"] == [0]
+
+
+def _matching_run(count: int) -> list[str]:
+    """Distinct real cards, each fitting the one before: R2 Y2 G2 B2 B3 R3 Y3 G3 G4 ...
+    (a table refuses a card whose every copy is already on the discard pile)."""
+    colours, cards = "RYGB", []
+    for number in range(2, 10):
+        first = colours.index(cards[-1][0]) if cards else 0
+        cards += [colours[(first + k) % 4] + str(number) for k in range(4)]
+    return cards[:count]
 
 
 def test_a_setup_without_a_profile_takes_the_configured_one(store: Store) -> None:

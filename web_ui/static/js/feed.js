@@ -32,7 +32,16 @@ export function describe(state, event) {
   };
   if (event.type === "DealStarted") params.name = playerName(state, event.dealer);
   if (event.type === "Owes") params.count = event.presses;
+  if (event.type === "HandShown") return handShown(state, event, params);
   return t(key, params);
+}
+
+/** §3.2: the offender of a guilty Wild Draw Four shows the challenger their hand. */
+function handShown(state, event, params) {
+  const known = event.cards.filter((card) => card !== "?");
+  params.target = playerName(state, event.to);
+  params.hand = known.map(cardName).join(", ");
+  return t(known.length ? "ev_HandShown" : "ev_HandShown_unseen", params);
 }
 
 /** "Green 7", or "Green 7 with Red 7, Blue 7" for several cards in one play. */

@@ -1,11 +1,11 @@
-"""`Game.legal_actions()`: every action the rules accept now, the single source of truth."""
+"""The actions the rules accept now, listed for `Game.legal_actions()` (the single source of
+truth) and `Game.moves()`: built from the predicates in `playability`."""
 
 from __future__ import annotations
 
 import itertools
 from collections import Counter
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
 
 from .actions import (
     Accept,
@@ -23,14 +23,11 @@ from .actions import (
 )
 from .cards import COLOURS, UNKNOWN, Card, Colour
 from .effects import EFFECTS
-from .legality import jumps_in, matches, playable, stacks, uno_state
-from .state import DutyKind, Phase
-
-if TYPE_CHECKING:
-    from .game import Game
+from .playability import jumps_in, matches, playable, stacks
+from .state import DealState, DutyKind, Knowledge, Phase, uno_state
 
 
-def actions(game: Game) -> list[Action]:
+def all_actions(game: DealState) -> list[Action]:
     phase = game.phase
     if phase is Phase.PLAYING:
         found = duty_actions(game) if game.duties else turn_actions(game)
@@ -46,7 +43,7 @@ def actions(game: Game) -> list[Action]:
     return []
 
 
-def duty_actions(game: Game) -> list[Action]:
+def duty_actions(game: DealState) -> list[Action]:
     duty = game.duties[0]
     seat = duty.seat
     if duty.kind is DutyKind.CHOOSE_COLOUR:
@@ -63,10 +60,12 @@ def duty_actions(game: Game) -> list[Action]:
     return found + _passing_on(game, seat)
 
 
-def _passing_on(game: Game, seat: int) -> list[Action]:
+def _passing_on(game: DealState, seat: int) -> list[Action]:
     """The victim's cards that pass the penalty on: stacking (§10.1), or jumping in (§10.2)."""
     duty = game.duties[0]
     if not (duty.stackable or game.rules.stacking or game.jump is not None):
+        return []
+    if not game.can_pass_on(seat):
         return []
     found: list[Action] = []
     for c in _candidates(game, game.hands[seat]):
@@ -81,7 +80,7 @@ def _identical(play: Action) -> bool:
     return isinstance(play, Play) and all(other is play.card for other in play.group)
 
 
-def turn_actions(game: Game) -> list[Action]:
+def turn_actions(game: DealState) -> list[Action]:
     seat = game.turn
     if game.drawn is not None:
         return _after_drawing(game, seat, game.drawn)
@@ -90,23 +89,25 @@ def turn_actions(game: Game) -> list[Action]:
         found.append(_PASSES[seat])
     elif game.attack:
         found.append(_PRESSES[seat])
-    elif game.rules.may_draw or not found:
+    elif game.may_draw or not found:
         found.append(_DRAWS[seat])
     return found
 
 
-def _after_drawing(game: Game, seat: int, drawn: Card) -> list[Action]:
+def _after_drawing(game: DealState, seat: int, drawn: Card) -> list[Action]:
     found = _plays_from(game, seat, [drawn])
     if not (found and game.rules.must_play_drawn_if_playable and drawn is not UNKNOWN):
         found.append(_PASSES[seat])
     return found
 
 
-def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
+def _plays_from(game: DealState, seat: int, cards: list[Card]) -> list[Action]:
     """Every play of one of `cards` by `seat`. The common case (known cards, plain faces, no
     groups) is kept quick: this is the simulator's innermost loop."""
     found: list[Action] = []
     if UNKNOWN in cards or game.free_lead or not game.plain:
+        if game.quick_singles and UNKNOWN not in cards and not game.free_lead:
+            return _plays_with_groups(game, seat, cards)
         grouped = _grouped_faces(game, seat, cards)
         for c in _candidates(game, cards):
             in_group = _group_key(game, c) in grouped
@@ -127,7 +128,61 @@ def _plays_from(game: Game, seat: int, cards: list[Card]) -> list[Action]:
     return found
 
 
-def _grouped_faces(game: Game, seat: int, cards: list[Card]) -> set[object]:
+def _plays_with_groups(game: DealState, seat: int, cards: list[Card]) -> list[Action]:
+    """`_plays_from` under a multi-card rule and no other rule that changes what may be played:
+    a card held once is played alone by matching, as on the quick path; only a card with mates
+    goes through the enumeration of its groups."""
+    found: list[Action] = []
+    hand = game.hands[seat]
+    identical = game.multi == "identical"
+    kinds: set[object] = set()
+    grouped: set[object] = set()
+    for key in hand if identical else [c.face for c in hand]:
+        (grouped if key in kinds else kinds).add(key)
+    if len(cards) < 2:
+        grouped.clear()
+    colour, top_face = game.colour, game.discard[-1].face
+    fitting = {  # the kinds of which some card fits the top card: only those can go down
+        c if identical else c.face
+        for c in hand
+        if c.is_wild or c.colour is colour or c.face is top_face
+    }
+    for c in dict.fromkeys(cards):
+        key = c if identical else c.face
+        if key in grouped:
+            if key not in fitting:
+                continue
+            if c.face in _PLAIN_FACES:
+                found.extend(_plain_groups(game, seat, c, len(kinds)))
+            else:
+                found.extend(plays(game, seat, c, groups=True))
+        elif c.is_wild or c.colour is colour or c.face is top_face:
+            if c.face in _PLAIN_FACES:
+                # one card left, or (few kinds in hand) a rest that could go down together
+                uno = len(hand) == 2 or (len(kinds) <= 2 and _calls_uno(game, seat, (c,), None))
+                found.append(_play(seat, c, None, None, uno))
+            else:
+                found.extend(plays(game, seat, c))
+    return found
+
+
+def _plain_groups(game: DealState, seat: int, c: Card, kinds: int) -> list[Action]:
+    """`plays(game, seat, c, groups=True)` for a card of a plain face (no colour to name, no
+    target, may be last) in a hand of `kinds` kinds of card."""
+    colour, top_face = game.colour, game.discard[-1].face
+    alone = c.colour is colour or c.face is top_face
+    size = len(game.hands[seat])
+    found: list[Action] = []
+    for group in _groups(game, seat, c):
+        if alone or any(o.colour is colour or o.face is top_face for o in group):
+            left = size - 1 - len(group)
+            settled = left < 2 or kinds > 2  # more kinds than one group takes: no UNO state
+            uno = left == 1 if settled else _calls_uno(game, seat, (c, *group), None)
+            found.append(_play(seat, c, None, None, uno, group))
+    return found
+
+
+def _grouped_faces(game: DealState, seat: int, cards: list[Card]) -> set[object]:
     """The cards (by face, or by identity under multi_identical) held more than once: only
     those can start a group (§10.3)."""
     if game.multi is None or len(cards) < 2 or UNKNOWN in cards:
@@ -137,20 +192,27 @@ def _grouped_faces(game: Game, seat: int, cards: list[Card]) -> set[object]:
     return {key for key, count in counts.items() if count > 1}
 
 
-def _group_key(game: Game, c: Card) -> object:
+def _group_key(game: DealState, c: Card) -> object:
     return c if game.multi == "identical" else c.face
 
 
-def _candidates(game: Game, cards: list[Card]) -> list[Card]:
+def _may_hide(game: DealState, hand: list[Card], c: Card) -> bool:
+    """An unseen card in `hand` may be `c` (a copy of it is still out of sight)."""
+    return UNKNOWN in hand and game.unseen_copies(c) > 0
+
+
+def _candidates(game: DealState, cards: list[Card]) -> list[Card]:
     """The distinct cards that might be played from `cards` (any card, if some are unseen)."""
     distinct = list(dict.fromkeys(cards))
     if UNKNOWN in distinct:
         distinct.remove(UNKNOWN)
-        distinct.extend(c for c, _ in game.deck.counts if c not in distinct)
+        distinct.extend(
+            c for c, _ in game.deck.counts if c not in distinct and game.unseen_copies(c) > 0
+        )
     return distinct
 
 
-def plays(game: Game, seat: int, c: Card, groups: bool = False) -> list[Action]:
+def plays(game: DealState, seat: int, c: Card, groups: bool = False) -> list[Action]:
     """Every way to play `c` (on top): alone or with a group of cards (§10.3), each colour for a
     wild, each target for Trade Hands; with the UNO call when the play leaves the hand in the
     UNO state (playing without it is accepted too, and catchable)."""
@@ -172,7 +234,7 @@ def plays(game: Game, seat: int, c: Card, groups: bool = False) -> list[Action]:
     return found
 
 
-def _groups(game: Game, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
+def _groups(game: DealState, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
     """`()` and every group of other cards that may go down with `c` (§10.3)."""
     yield ()
     if game.multi is None or UNKNOWN in game.hands[seat]:
@@ -184,6 +246,9 @@ def _groups(game: Game, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
     else:
         face = c.face
         mates = sorted((x for x in others if x.face is face), key=_text)
+    if len(mates) == 1:
+        yield (mates[0],)
+        return
     seen: set[tuple[Card, ...]] = set()
     for size in range(1, len(mates) + 1):
         for group in itertools.combinations(mates, size):
@@ -196,13 +261,15 @@ def _text(c: Card) -> str:
     return c.text
 
 
-def _calls_uno(game: Game, seat: int, cards: tuple[Card, ...], target: int | None) -> bool:
+def _calls_uno(game: DealState, seat: int, cards: tuple[Card, ...], target: int | None) -> bool:
     """Whether the play leaves `seat` in the UNO state, judged on what the hand would be."""
     if target is not None:
         return len(game.hands[target]) == 1
     hand = game.hands[seat]
-    if game.uno_rule == "one_card" and not EFFECTS[cards[0].face].discard_colour:
-        return len(hand) - len(cards) == 1
+    if not EFFECTS[cards[0].face].discard_colour:
+        left = len(hand) - len(cards)
+        if left < 2 or game.uno_rule == "one_card":
+            return left == 1
     rest = hand[:]
     for c in cards:
         rest.remove(c if c in rest else UNKNOWN)
@@ -212,17 +279,21 @@ def _calls_uno(game: Game, seat: int, cards: tuple[Card, ...], target: int | Non
     return uno_state(rest, game.uno_rule, game.effects)
 
 
-def jump_ins(game: Game) -> list[Play]:
+def jump_ins(game: DealState) -> list[Play]:
     """§10.2: plays of the identical card by anyone but its player, in play order from the
     player after them (the first claim wins). The victim's own are among its duty actions."""
-    if game.jump is None or game.jumpin is None or not jumps_in(game, game.jump[1]):
+    if game.jump is None or game.jumpin is None:
         return []
     window_seat, card = game.jump
+    if game.jumpin == "numbers" and not card.is_number:
+        return []
+    if game.knowledge is Knowledge.FULL and card not in itertools.chain(*game.hands):
+        return []  # nobody holds the identical card
     mover = game.to_move()
     found: list[Play] = []
     for seat in game.seats_after(window_seat):
         hand = game.hands[seat]
-        if seat == mover or not hand or (card not in hand and UNKNOWN not in hand):
+        if seat == mover or not hand or not (card in hand or _may_hide(game, hand, card)):
             continue
         found += [p for p in plays(game, seat, card, groups=True) if _identical(p)]  # type: ignore[misc]
     return found
@@ -261,7 +332,7 @@ def _play(
     return found
 
 
-def _catches(game: Game, exposed: int) -> list[Action]:
+def _catches(game: DealState, exposed: int) -> list[Action]:
     found: list[Action] = [CallUno(exposed)]
     found.extend(
         Catch(seat, exposed)

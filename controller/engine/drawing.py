@@ -1,24 +1,19 @@
 """Drawing (§3.3), pressing the launcher (§3.4, §3.6), penalties and the challenge (§3.2, with
-§10.1's stacks), and naming the colour of a turned-up wild."""
+§10.1's stacks)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
-from .actions import Accept, Challenge, ChooseColour, Draw, Pass, Press
-from .cards import COLOURS, UNKNOWN
+from .actions import Accept, Challenge, Draw, Pass, Press
+from .cards import UNKNOWN
 from .errors import BadChoice, CardNotPlayable, IllegalAction, NotYourTurn
-from .events import Challenged, ColourNamed, Event, Passed, Skipped, Why
-from .legality import playable
-from .state import Duty, DutyKind, Knowledge
-
-if TYPE_CHECKING:
-    from .game import Game
+from .events import Challenged, Event, HandShown, Passed, Skipped, Why
+from .playability import playable
+from .state import DealState, Duty, DutyKind, Knowledge
 
 
-def push_draw(game: Game, action: Draw, events: list[Event]) -> None:
+def push_draw(game: DealState, action: Draw, events: list[Event]) -> None:
     seat = action.seat
-    if game.rules.attack:
+    if game.attack:
         raise IllegalAction("UNO Attack has no draw pile: press the launcher instead")
     game.expect(seat, "draw")
     if game.drawn is not None:
@@ -33,12 +28,12 @@ def push_draw(game: Game, action: Draw, events: list[Event]) -> None:
         game.end_turn(seat)
 
 
-def has_play(game: Game, seat: int) -> bool:
+def has_play(game: DealState, seat: int) -> bool:
     """`seat` holds a card it could play now (always False for unseen cards)."""
     return any(playable(game, seat, c) for c in game.hands[seat])
 
 
-def push_pass(game: Game, action: Pass, events: list[Event]) -> None:
+def push_pass(game: DealState, action: Pass, events: list[Event]) -> None:
     """Keep the card just drawn (classic), or play nothing after pressing (Attack, under
     atk_play_after_press), and end the turn."""
     seat = action.seat
@@ -52,9 +47,9 @@ def push_pass(game: Game, action: Pass, events: list[Event]) -> None:
     game.end_turn(seat)
 
 
-def push_press(game: Game, action: Press, events: list[Event]) -> None:
+def push_press(game: DealState, action: Press, events: list[Event]) -> None:
     seat = action.seat
-    if not game.rules.attack:
+    if not game.attack:
         raise IllegalAction("classic UNO has no launcher: draw a card instead")
     duty = game.duties[0] if game.duties else None
     if duty is not None and duty.seat == seat and duty.kind in _PRESSES:
@@ -75,7 +70,7 @@ def push_press(game: Game, action: Press, events: list[Event]) -> None:
 _PRESSES = (DutyKind.PRESS, DutyKind.PRESS_UNTIL_FIRE)
 
 
-def _owed_press(game: Game, duty: Duty, reported: int, events: list[Event]) -> None:
+def _owed_press(game: DealState, duty: Duty, reported: int, events: list[Event]) -> None:
     got = game.launch(duty.seat, reported, duty.why, events)
     duty.stackable = False  # a Hit 2 already being pressed is no longer passed on
     if duty.kind is DutyKind.PRESS or got > 0:
@@ -84,7 +79,7 @@ def _owed_press(game: Game, duty: Duty, reported: int, events: list[Event]) -> N
         game.duties.pop(0)
 
 
-def _penalty_duty(game: Game, seat: int, what: str) -> Duty:
+def _penalty_duty(game: DealState, seat: int, what: str) -> Duty:
     duty = game.duties[0] if game.duties else None
     if duty is None or duty.kind is not DutyKind.PENALTY:
         raise IllegalAction(f"there is no draw penalty to {what}")
@@ -93,7 +88,7 @@ def _penalty_duty(game: Game, seat: int, what: str) -> Duty:
     return duty
 
 
-def push_accept(game: Game, action: Accept, events: list[Event]) -> None:
+def push_accept(game: DealState, action: Accept, events: list[Event]) -> None:
     duty = _penalty_duty(game, action.seat, "accept")
     game.duties.pop(0)
     game.jump = None
@@ -102,7 +97,7 @@ def push_accept(game: Game, action: Accept, events: list[Event]) -> None:
         events.append(Skipped(action.seat))
 
 
-def push_challenge(game: Game, action: Challenge, events: list[Event]) -> None:
+def push_challenge(game: DealState, action: Challenge, events: list[Event]) -> None:
     """§3.2 (and §10.1 inside a stack): the victim challenges the last Wild Draw Four."""
     seat = action.seat
     duty = _penalty_duty(game, seat, "challenge")
@@ -116,6 +111,7 @@ def push_challenge(game: Game, action: Challenge, events: list[Event]) -> None:
         game.draw(seat, duty.count + 2, Why.CHALLENGE, events)
         events.append(Skipped(seat))
         return
+    events.append(HandShown(duty.source, seat, tuple(game.hands[duty.source])))
     game.draw(duty.source, duty.share, Why.CHALLENGE, events)
     duty.count -= duty.share
     duty.challengeable = False
@@ -128,7 +124,7 @@ def push_challenge(game: Game, action: Challenge, events: list[Event]) -> None:
         events.append(Skipped(seat))
 
 
-def _verdict(game: Game, duty: Duty, claimed: bool | None) -> bool:
+def _verdict(game: DealState, duty: Duty, claimed: bool | None) -> bool:
     """Was the challenged Wild Draw Four illegal? The engine knows in full mode; at a table
     the players say what the shown hand proved. A last card is always legal (§3.2)."""
     legal = True if not game.hands[duty.source] else duty.legal
@@ -139,16 +135,3 @@ def _verdict(game: Game, duty: Duty, claimed: bool | None) -> bool:
     if claimed is not None and claimed == legal:
         raise BadChoice(f"the hand shows the Wild Draw Four was {'legal' if legal else 'illegal'}")
     return not legal
-
-
-def push_choose_colour(game: Game, action: ChooseColour, events: list[Event]) -> None:
-    duty = game.duties[0] if game.duties else None
-    if duty is None or duty.kind is not DutyKind.CHOOSE_COLOUR:
-        raise IllegalAction("no colour needs naming now")
-    if duty.seat != action.seat:
-        raise NotYourTurn(f"P{duty.seat} names the colour")
-    if action.colour not in COLOURS:
-        raise BadChoice(f"{action.colour!r} is not a colour")
-    game.duties.pop(0)
-    game.colour = action.colour
-    events.append(ColourNamed(action.seat, action.colour))

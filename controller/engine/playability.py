@@ -3,15 +3,10 @@ groups of cards (§10.3), stacking (§10.1), jump-ins (§10.2) and the other hou
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
 
 from .cards import UNKNOWN, Card, Face
-from .effects import Effect
-from .state import Duty, DutyKind
-
-if TYPE_CHECKING:
-    from .game import Game
+from .state import DealState, Duty, DutyKind
 
 DRAW_FACES = (Face.DRAW_TWO, Face.WILD_DRAW_FOUR)
 STACKS_ON: dict[str, dict[Face, tuple[Face, ...]]] = {
@@ -27,7 +22,7 @@ WD4_NEEDS = {
 }
 
 
-def matches(game: Game, c: Card) -> bool:
+def matches(game: DealState, c: Card) -> bool:
     """§3.1: the card fits the top card (colour, number or symbol), or it is a wild."""
     if c.is_wild:
         return c.face is not Face.WILD or not _wild_barred(game)
@@ -36,12 +31,12 @@ def matches(game: Game, c: Card) -> bool:
     return c.colour is game.colour or c.face is game.top.face
 
 
-def _wild_barred(game: Game) -> bool:
+def _wild_barred(game: DealState) -> bool:
     """§10.6 strict reading: no plain Wild on a Draw Two or Wild Draw Four."""
     return game.rules.wild_after_draw == "strict_top" and game.top.face in DRAW_FACES
 
 
-def playable(game: Game, seat: int, c: Card, group: Sequence[Card] = ()) -> bool:
+def playable(game: DealState, seat: int, c: Card, group: Sequence[Card] = ()) -> bool:
     """`c` (with the rest of its `group`) may be played by `seat` now, judged on the cards the
     engine can see. Matching is enough for one card of a group (§10.3)."""
     if group:
@@ -53,7 +48,7 @@ def playable(game: Game, seat: int, c: Card, group: Sequence[Card] = ()) -> bool
     return not c.is_wild or _wild_allowed(game, seat, c, (c,))
 
 
-def _group_playable(game: Game, seat: int, c: Card, group: Sequence[Card]) -> bool:
+def _group_playable(game: DealState, seat: int, c: Card, group: Sequence[Card]) -> bool:
     if not matches(game, c) and not any(matches(game, other) for other in group):
         return False
     if not group_ok(game, c, group):
@@ -63,7 +58,7 @@ def _group_playable(game: Game, seat: int, c: Card, group: Sequence[Card]) -> bo
     return not c.is_wild or _wild_allowed(game, seat, c, (c, *group))
 
 
-def _wild_allowed(game: Game, seat: int, c: Card, played: Sequence[Card]) -> bool:
+def _wild_allowed(game: DealState, seat: int, c: Card, played: Sequence[Card]) -> bool:
     """§3.2 without bluffing, and the Wild Hit-Fire restriction (§4.2)."""
     if c.face is Face.WILD_DRAW_FOUR and not wd4_bluff_allowed(game):
         return wd4_legal(game, seat, played) is not False
@@ -72,17 +67,17 @@ def _wild_allowed(game: Game, seat: int, c: Card, played: Sequence[Card]) -> boo
     return True
 
 
-def group_ok(game: Game, c: Card, group: Sequence[Card]) -> bool:
+def group_ok(game: DealState, c: Card, group: Sequence[Card]) -> bool:
     """§10.3: the cards may go down together under this table's multi-card rule."""
-    rule = game.rules.multi
-    if rule is None or (game.rules.attack and not game.rules.multi_in_attack):
+    rule = game.multi
+    if rule is None:
         return False
     if rule == "identical":
         return all(other is c for other in group)
     return all(other.face is c.face for other in group)
 
 
-def may_finish(game: Game, seat: int, cards: Sequence[Card]) -> bool:
+def may_finish(game: DealState, seat: int, cards: Sequence[Card]) -> bool:
     """§6 and §4.2: a play that empties the hand may not consist only of cards that may not
     be last (Trade Hands; Reverse, Skip, Wild under no_finish_on_action...)."""
     if len(game.hands[seat]) > len(cards):
@@ -90,12 +85,12 @@ def may_finish(game: Game, seat: int, cards: Sequence[Card]) -> bool:
     return any(game.effects[c.face].may_be_last for c in cards)
 
 
-def wd4_bluff_allowed(game: Game) -> bool:
+def wd4_bluff_allowed(game: DealState) -> bool:
     rules = game.rules
     return rules.wd4_bluffing and rules.wd4_legality != "no_other_play"
 
 
-def wd4_legal(game: Game, seat: int, played: Sequence[Card]) -> bool | None:
+def wd4_legal(game: DealState, seat: int, played: Sequence[Card]) -> bool | None:
     """§3.2: whether playing these Wild Draw Fours is legal, judged on the rest of the hand
     (None: the hand is not known)."""
     others = game.hands[seat][:]
@@ -113,7 +108,7 @@ def wd4_legal(game: Game, seat: int, played: Sequence[Card]) -> bool | None:
     return not any(matches(game, c) and c.face is not Face.WILD_DRAW_FOUR for c in others)
 
 
-def stacks(game: Game, duty: Duty, c: Card) -> bool:
+def stacks(game: DealState, duty: Duty, c: Card) -> bool:
     """§10.1: `c` may answer the pending draw (or, under attack_stack_hits, the Hit 2)."""
     if duty.kind is DutyKind.PRESS:
         return duty.stackable and c.face is Face.HIT_TWO
@@ -123,7 +118,7 @@ def stacks(game: Game, duty: Duty, c: Card) -> bool:
     return c.face in STACKS_ON[variant].get(game.top.face, ())
 
 
-def jumps_in(game: Game, c: Card) -> bool:
+def jumps_in(game: DealState, c: Card) -> bool:
     """§10.2: `c` is identical to the card just played (numbers only under jumpin_numbers)."""
     window, rule = game.jump, game.rules.jumpin
     if window is None or rule is None:
@@ -133,7 +128,7 @@ def jumps_in(game: Game, c: Card) -> bool:
     return c is window[1]
 
 
-def shed_with(game: Game, seat: int, played: Sequence[Card]) -> list[Card]:
+def shed_with(game: DealState, seat: int, played: Sequence[Card]) -> list[Card]:
     """Discard All (§4.2): every other card in the hand of the played cards' colours."""
     hand = game.hands[seat][:]
     for c in played:
@@ -142,7 +137,7 @@ def shed_with(game: Game, seat: int, played: Sequence[Card]) -> list[Card]:
     return [c for c in hand if c.colour in colours]
 
 
-def why_not(game: Game, seat: int, c: Card, group: Sequence[Card]) -> str:
+def why_not(game: DealState, seat: int, c: Card, group: Sequence[Card]) -> str:
     """The reason a play is refused, in words."""
     if c is UNKNOWN:
         return "say which card was played"
@@ -162,16 +157,3 @@ def why_not(game: Game, seat: int, c: Card, group: Sequence[Card]) -> str:
 
 def _name(c: Card) -> str:
     return c.face.name.replace("_", " ").title()
-
-
-def uno_state(hand: Sequence[Card], rule: str, effects: Mapping[Face, Effect]) -> bool:
-    """§5: one card left, or (under the multi-card rules) a hand that could all go down
-    together: identical cards, or cards of one face."""
-    if len(hand) == 1:
-        return True
-    if rule == "one_card" or len(hand) < 2 or UNKNOWN in hand:
-        return False
-    first = hand[0]
-    if rule == "one_card_or_identical":
-        return all(c is first for c in hand)
-    return all(c.face is first.face for c in hand) and effects[first.face].may_be_last
