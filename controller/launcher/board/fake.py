@@ -85,7 +85,10 @@ class FakeBoard:
         self._silent_until = 0.0
         self._master: int | None = None
         self._slave: int | None = None
-        self._scratch: tuple[int, int, int, str] | None = None  # survives a watchdog reset
+        # the watchdog scratch registers: (job, requested, count, reason) and the pending card;
+        # they survive a watchdog reset, not a power loss
+        self._scratch: tuple[int, int, int, str] | None = None
+        self._pending = 0
         self.boots = 0
         self.received: list[bytes] = []  # every chunk the firmware was given (for tests)
         # tap(frame, monotonic time): every frame the board sends, as it leaves (benchmarks)
@@ -179,6 +182,7 @@ class FakeBoard:
             boot_id=random.randrange(1, 1 << 24),
             persist=self._persist,
             recall=self._recall,
+            progress=self._progress,
             wdt=self.wdt,
             version=self.version,
             **options,
@@ -188,16 +192,23 @@ class FakeBoard:
     def _power_off(self) -> None:
         if self.app is not None:
             self.app.hw.safe()
+        self.machine.power_off()
         self.app = None
 
     def _persist(self, job: int, requested: int, count: int, reason: str) -> None:
         self._scratch = (job, requested, count, reason)
+        self._pending = 0
 
-    def _recall(self) -> tuple[int, int, int, str] | None:
+    def _progress(self, count: int, pending: int) -> None:
+        if self._scratch is not None:
+            job, requested, _count, reason = self._scratch
+            self._scratch = (job, requested, count, reason)
+            self._pending = pending
+
+    def _recall(self) -> tuple[int, int, int, str, int] | None:
         if self._scratch is None:
             return None
-        job, requested, count, reason = self._scratch
-        return job, requested, count, "reset" if reason == "running" else reason
+        return (*self._scratch, self._pending)
 
     def _plug(self) -> None:
         master, slave = os.openpty()
