@@ -17,54 +17,19 @@ import micropython
 import uno_board
 import uno_hw
 from uno_app import Board
+from uno_scratch import Scratch
 
 WDT_MS = 2000
 MAX_ERRORS = 10  # errors in a row before the loop stops feeding the watchdog
-# The RP2040 watchdog's scratch registers 0-3 (4-7 belong to the boot ROM): they survive a
-# watchdog or software reset, not a power loss or a brown-out.
-SCRATCH = 0x40058000 + 0x0C
-_CHECK, _JOB, _COUNT, _REASON = SCRATCH, SCRATCH + 4, SCRATCH + 8, SCRATCH + 12
-MAGIC = 0x554E4F00
-MAINT_FLAG = 0x100
-REASONS = ("running", "count", "jam", "empty", "timeout", "stopped")
-
-
-def persist(job: int, requested: int, count: int, reason: str) -> None:
-    """Record a run's start or end where a watchdog reset cannot erase it."""
-    code = REASONS.index(reason) if reason in REASONS else len(REASONS) - 1
-    machine.mem32[_CHECK] = 0  # invalid while the words change
-    machine.mem32[_JOB] = job
-    machine.mem32[_COUNT] = (requested << 16) | (count << 1)
-    machine.mem32[_REASON] = code
-    machine.mem32[_CHECK] = MAGIC ^ job
-
-
-def progress(count: int, pending: int) -> None:
-    """Each card, from the beam's hard interrupt: small ints and preallocated addresses only
-    (the register holds < 2**24, so no long int is ever made)."""
-    word = machine.mem32[_COUNT]
-    machine.mem32[_COUNT] = ((word >> 16) << 16) | (count << 1) | pending
-
-
-def recall() -> tuple[int, int, int, str, int] | None:
-    """``(job, requested, count, reason, pending)`` of the last run before this reset, if the
-    scratch registers still hold it (a power loss clears them)."""
-    job = machine.mem32[_JOB]
-    if machine.mem32[_CHECK] != (MAGIC ^ job) or job == 0:
-        return None
-    packed = machine.mem32[_COUNT]
-    code = machine.mem32[_REASON] & 0xFF
-    reason = REASONS[code] if code < len(REASONS) else "stopped"
-    return job, packed >> 16, (packed >> 1) & 0x7FFF, reason, packed & 1
+SCRATCH = Scratch(machine.mem32)  # survives a watchdog reset, not a power loss
 
 
 def maintenance_requested(pins: dict[str, object]) -> bool:
     """MAINT was acknowledged before this reset, or the UNO button is held at boot."""
-    flagged = machine.mem32[_REASON] & MAINT_FLAG
-    machine.mem32[_REASON] = machine.mem32[_REASON] & ~MAINT_FLAG
+    flagged = SCRATCH.take_maintenance()
     button = machine.Pin(pins["button"], machine.Pin.IN, machine.Pin.PULL_UP)
     time.sleep_ms(20)
-    return bool(flagged) or button.value() == 0
+    return flagged or button.value() == 0
 
 
 def reset_cause() -> str:
@@ -120,10 +85,10 @@ def run() -> None:
         usb.write,
         reset_cause=reset_cause(),
         boot_id=boot_id(),
-        persist=persist,
-        recall=recall,
+        persist=SCRATCH.persist,
+        recall=SCRATCH.recall,
         wdt=wdt,
-        progress=progress,
+        progress=SCRATCH.progress,
     )
     board.boot()
     loop(board, usb, hw)
@@ -138,7 +103,7 @@ def loop(board: Board, usb: UsbSerial, hw: uno_hw.Hardware) -> None:
             board.step()
             if board.maintenance:
                 time.sleep_ms(50)  # let the ACK leave
-                machine.mem32[_REASON] = machine.mem32[_REASON] | MAINT_FLAG
+                SCRATCH.request_maintenance()
                 machine.reset()
             errors = 0
         except Exception as error:

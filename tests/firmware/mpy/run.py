@@ -7,7 +7,7 @@ Prints one ``RESULT <module>.<test> PASS|FAIL`` line per test function (``test_*
 import io
 import sys
 
-CHECKS = ("check_proto", "check_beam_switch", "check_motor", "check_board")
+CHECKS = ("check_proto", "check_beam_switch", "check_motor", "check_scratch", "check_board")
 
 
 def run(modules):
