@@ -160,7 +160,11 @@ class Beam:
         self._irq_on(state)
 
     def disarm(self) -> None:
+        """Stop counting. A card that has already cleared the beam has left: it is confirmed
+        now rather than after min_gap."""
         state = self._irq_off()
+        if self._s[_ARMED] and self._s[_ENDED]:
+            self._finish()
         self._s[_ARMED] = 0
         self._irq_on(state)
 
@@ -211,3 +215,12 @@ class Beam:
     @property
     def count(self) -> int:
         return int(self._s[_COUNT])
+
+    @property
+    def pending(self) -> bool:
+        """A card has cleared the beam and waits out min_gap to be confirmed."""
+        state = self._irq_off()
+        s = self._s
+        waiting = bool(s[_ARMED] and s[_ENDED] and s[_MIN] <= s[_BLOCKED] <= s[_MAX])
+        self._irq_on(state)
+        return waiting

@@ -108,6 +108,7 @@ class Ejector:
         self.requested = 0
         self.speed = 0
         self.reported = 0  # CARD events sent
+        self.pending = False  # what the last EXIT event said
         # (job, requested, ejected, reason) of the last finished runs, newest last
         self.history: list[tuple[int, int, int, str]] = []
         self._start = 0
@@ -137,6 +138,7 @@ class Ejector:
         """Begin a run; returns events (a run of 0 cards is done at once)."""
         now = self._ticks()
         self.job, self.requested, self.reported = job, cards, 0
+        self.pending = False
         self.speed = max(1, min(1000, speed))
         self._start = now
         limit = min(deadline_ms, self.tuning.max_run_ms)
@@ -156,6 +158,7 @@ class Ejector:
         """End the run now (any phase); returns the DONE event if a run was going."""
         if self.phase == IDLE:
             return []
+        self.beam.disarm()
         self.motor.off()
         if self.phase in (RETRACTING, BRAKING):
             return self._done()
@@ -185,6 +188,13 @@ class Ejector:
     def _cards(self, now: int) -> list[Event]:
         events: list[Event] = []
         count = self.beam.count
+        pending = self.beam.pending and self.phase == RUNNING
+        if count > self.reported:
+            self.pending = False  # the CARD says it
+        if pending != self.pending:  # a card is leaving (or it was a dropout after all)
+            self.pending = pending
+            n = count + 1 if pending else count
+            events.append(("EXIT", ["job=%d" % self.job, "n=%d" % n, "pending=%d" % pending]))
         while self.reported < count:
             slot = self.reported % len(self.beam.widths)
             self.reported += 1
@@ -242,11 +252,12 @@ class Ejector:
                 self.beam.release(state)
 
     def _finish(self, now: int, reason: str, detail: str, retract: bool = True) -> list[Event]:
+        self.beam.disarm()  # first: its interrupt stops moving the motor
+        self.beam.on_limit = None
         if retract:
             self.motor.brake()
         else:
             self.motor.off()
-        self.beam.disarm()
         events = self._cards(now)
         elapsed = self._diff(now, self._start) // 1000
         self._result = (reason, detail, elapsed)

@@ -23,7 +23,7 @@ MAX_LINE = 160  # bytes before the newline
 
 COMMANDS = ("HELLO", "PING", "STATUS", "EJECT", "STOP", "TUNE", "SHOW", "SAFE", "MAINT")
 REPLIES = ("ACK", "NAK")
-EVENTS = ("BOOT", "CARD", "DONE", "BUTTON", "LID", "FAULT")
+EVENTS = ("BOOT", "CARD", "EXIT", "DONE", "BUTTON", "LID", "FAULT")
 
 # NAK codes for frames that arrived damaged: the sender should simply send the frame again.
 DAMAGED = ("crc", "format", "long", "ascii")

@@ -8,8 +8,14 @@ machine on those pins (it turns the motor into card pulses on the beam and press
 or, with ``machine=False``, the caller's own wiring (the HIL jig's mock wires).
 
 Fault knobs, all safe from any thread: `drop_replies`, `corrupt` (either direction), `delay`,
-`go_silent`, `disconnect` (with or without power loss) / `reconnect`, `reboot`, and on the
-simulated machine `jam` and `empty`.
+`go_silent`, `disconnect` (with or without power loss) / `reconnect`, `pull_cable` (for some
+seconds), `reboot`, `fault_when` (a reset, power loss or cable pull at the exact instant a
+condition on the board holds, e.g. while a card is leaving the beam), and on the simulated
+machine `jam` and `empty`.
+
+What survives what, as on the Pico: a watchdog reset keeps the scratch registers (the run's
+progress) and loses RAM; a power loss loses both; a pulled cable on a self-powered board loses
+nothing (the board runs on, stops the motor after 3 s of silence, and keeps each job's count).
 """
 
 from __future__ import annotations
@@ -83,6 +89,7 @@ class FakeBoard:
         self._corrupt_in = 0
         self._delay = 0.0
         self._silent_until = 0.0
+        self._trigger: tuple[Callable[[Any], bool], str] | None = None
         self._master: int | None = None
         self._slave: int | None = None
         # the watchdog scratch registers: (job, requested, count, reason) and the pending card;
@@ -139,6 +146,24 @@ class FakeBoard:
         """Reset the board as the watchdog would: pins safe, RAM gone, scratch registers kept;
         USB re-enumerates unless `usb_drop` is False."""
         self._do(lambda: self._reboot(cause, usb_drop))
+
+    def pull_cable(self, seconds: float, *, power_loss: bool = False) -> None:
+        """Pull the cable now and plug it back in after `seconds` (without waiting)."""
+        self.disconnect(power_loss=power_loss)
+        timer = threading.Timer(seconds, self.reconnect)
+        timer.daemon = True
+        timer.start()
+
+    FAULTS = ("reboot", "power_loss", "cable")
+
+    def fault_when(self, condition: Callable[[Any], bool], fault: str) -> None:
+        """At the first main-loop step where `condition(app)` holds, on the board's own thread:
+        ``reboot`` (a watchdog reset), ``power_loss`` (cable and power gone until `reconnect`)
+        or ``cable`` (cable gone until `reconnect`, the board runs on)."""
+        if fault not in self.FAULTS:
+            raise ValueError(f"fault must be one of {self.FAULTS}")
+        with self._lock:
+            self._trigger = (condition, fault)
 
     def jam(self) -> None:
         self._machine().jam_next()
@@ -338,6 +363,18 @@ class FakeBoard:
         except Exception as error:  # as main.py does: motor off first, then say so
             self.app.fail(error)
         self._flush()
+        self._maybe_fault()
+
+    def _maybe_fault(self) -> None:
+        trigger = self._trigger
+        if trigger is None or self.app is None or not trigger[0](self.app):
+            return
+        self._trigger = None
+        fault = trigger[1]
+        if fault == "reboot":
+            self._reboot("wdt", usb_drop=True)
+        else:
+            self._disconnect(power_loss=fault == "power_loss")
 
     # --- shutdown ---
 

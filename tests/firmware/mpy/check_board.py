@@ -312,3 +312,44 @@ def test_answers_damaged_and_unknown_frames():
     _n, word, args = rig.send("LAUNCH")
     assert (word, args[0]) == ("NAK", "unknown")
     assert uno_proto.decode(rig.out[-1])[1] == "NAK"
+
+
+def test_a_leaving_card_is_announced_before_it_is_confirmed():
+    rig = Rig()
+    rig.hello()
+    feeder = Feeder(rig)
+    rig.ok("EJECT", "job=6", "n=2", "deadline=5000")
+    rig.run(1000, each=feeder.tick)
+    said = [(w, uno_proto.fields(a).get("n"), uno_proto.fields(a).get("pending"))
+            for _n, w, a in rig.frames() if w in ("EXIT", "CARD")]  # fmt: skip
+    assert said == [("EXIT", "1", "1"), ("CARD", "1", None), ("EXIT", "2", "1"),
+                    ("CARD", "2", None)], said  # fmt: skip
+
+
+def test_a_dropout_withdraws_the_leaving_card():
+    rig = Rig()
+    rig.hello()
+    rig.ok("EJECT", "job=6", "n=2", "deadline=5000")
+    beam = rig.pin[rig.pins["beam"]]
+    beam.drive(0)
+    rig.run(20)
+    beam.drive(1)  # clear: leaving?
+    rig.run(3)
+    beam.drive(0)  # no: a dropout inside the same card
+    rig.run(3)
+    exits = [e["pending"] for e in rig.events("EXIT")]
+    assert exits == ["1", "0"] and not rig.events("CARD")
+
+
+def test_a_card_that_cleared_the_beam_counts_when_the_run_stops():
+    rig = Rig()
+    rig.hello()
+    rig.ok("EJECT", "job=4", "n=5", "deadline=5000")
+    beam = rig.pin[rig.pins["beam"]]
+    beam.drive(0)
+    rig.run(30)
+    beam.drive(1)
+    rig.run(2)  # inside min_gap: not yet confirmed...
+    rig.send("STOP")  # ...but it has left
+    (done,) = rig.events("DONE")
+    assert done["ejected"] == "1" and rig.line("forward") == 0 and rig.line("backward") == 0
