@@ -7,9 +7,10 @@ Here a spike comes and goes before the level is stable, so it is nothing; a boun
 counts once, when it has settled. The change is dated when the stable level began (the last
 bounce), not when it was confirmed.
 
-The interrupt only notes when the pin left its stable level (allocation-free, as MicroPython's
-hard IRQs require); the main loop's `poll()` commits a level that has held long enough into a
-preallocated ring, and `take()` hands the changes over.
+The interrupt notes when the pin left its stable level, and commits the level it is leaving if
+that one held long enough (allocation-free, as MicroPython's hard IRQs require); the main
+loop's `poll()` commits a level that has held long enough; both write a preallocated ring, and
+`take()` hands the changes over.
 """
 
 try:
@@ -69,8 +70,13 @@ class Switch:
         return int(self._s[_PRESSES])
 
     def irq(self, pin: Any) -> None:
-        """Hard IRQ on both edges: note when the pin left its stable level (or came back)."""
-        self._track(self._ticks(), self._level())
+        """Hard IRQ on both edges: a level that held long enough before this edge counts (even
+        if the main loop never looked meanwhile); then note where the pin went."""
+        now = self._ticks()
+        s = self._s
+        if s[_PENDING] and self._diff(now, s[_SINCE]) >= self.debounce_ms:
+            self._commit(s[_SINCE], 1 - s[_STABLE])
+        self._track(now, self._level())
 
     def _track(self, now: int, level: int) -> None:
         s = self._s

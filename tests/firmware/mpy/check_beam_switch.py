@@ -176,3 +176,14 @@ def test_board_spikes_on_button_and_lid_during_a_run_change_nothing():
         rig.run(1)
     assert not rig.events("BUTTON") and not rig.events("LID") and not rig.events("DONE")
     assert rig.line("forward") > 0
+
+
+def test_switch_a_release_and_press_between_two_polls_both_count():
+    switch, clock, pin = make_switch()
+    pin.drive(0)
+    settle(switch, clock, 10)
+    pin.drive(1)  # released for 30 ms, and the main loop never looked (a busy loop)
+    clock.advance(us=30_000)
+    pin.drive(0)
+    settle(switch, clock, 10)
+    assert [(c[0], c[2]) for c in switch.take()] == [(True, 1), (False, 1), (True, 2)]
