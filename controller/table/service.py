@@ -399,9 +399,9 @@ class TableService:
         note = {"settled": {"was": result.ejected, "now": settled.ejected, "why": settled.reason}}
         try:
             self._execute({"type": "action", "action": fix, "launcher": note}, "launcher", None)
-        except IllegalAction as error:  # the deal moved on: say so, a person counts the hand
-            self._notice("launcher_settled", f"{self._name(seat)} got {settled.ejected} card(s), "
-                         f"not {result.ejected}: correct the hand by hand ({error})")  # fmt: skip
+        except (IllegalAction, BadRequest) as error:  # the deal moved on: a person counts
+            got = f"{self._name(seat)} got {settled.ejected} card(s), not {result.ejected}"
+            self._notice("launcher_settled", f"{got}: correct the hand by hand ({error})")
 
     def _name(self, seat: int) -> str:
         assert self.session is not None

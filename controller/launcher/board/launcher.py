@@ -429,7 +429,7 @@ class SerialLauncher(Launcher):
         return settlement
 
     def _lost(self, job: _Job, why: str) -> EjectResult:
-        seen = len(job.cards)
+        seen = job.heard
         detail = f"{why}: {seen} card(s) reported before; check the launcher and the hand"
         self._latch(Fault("board", detail))
         return self._make_result(job, seen, "stopped", detail, 0)
