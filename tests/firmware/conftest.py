@@ -17,11 +17,11 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
         outcome: sum(
             1 for r in stats.get(outcome, []) if "micropython" in getattr(r, "keywords", {})
         )
-        for outcome in ("passed", "failed", "skipped")
+        for outcome in ("passed", "failed", "error", "skipped")
     }
     if any(ran.values()):
         terminalreporter.write_sep(
             "-",
-            "firmware on the MicroPython VM: {passed} passed, {failed} failed, "
+            "firmware on the MicroPython VM: {passed} passed, {failed} failed, {error} errors, "
             "{skipped} skipped".format(**ran),
         )
