@@ -86,21 +86,29 @@ def press_to_motor(presses: int = PRESSES) -> dict[str, Any]:
     board.tap = watch.on_frame
     original = board.app.receive
     board.app.receive = lambda data: (watch.on_command(data), original(data))
-    latencies = []
+    latencies, refused = [], 0
     try:
         with PressRunner(launcher, ScriptedPolicy([1] * presses)) as runner:
-            for _ in range(presses):
+            while len(latencies) < presses:
                 watch.reset()
                 machine.hold_button()
-                if not watch.acked.wait(5.0):
-                    raise RuntimeError("no EJECT acknowledged after a press")
-                latencies.append(watch.latency)
-                runner.outcomes.get(timeout=10)
+                outcome = runner.outcomes.get(timeout=10)
+                if watch.acked.is_set():
+                    latencies.append(watch.latency)
+                elif outcome.refused and refused < presses:
+                    # a fault from the run before (cards twenty times faster than real ones
+                    # stretch into "jams" when a busy machine delays the simulator): clear it
+                    refused += 1
+                    launcher.clear_fault()
+                else:
+                    raise RuntimeError(f"no EJECT acknowledged after a press: {outcome}")
                 machine.release_button()
                 time.sleep(0.03)  # the release reaches the host, past the debounce lock-out
     finally:
         launcher.close()
-    return latency_line("serial.press_to_motor_p99", latencies, presses=presses, target="< 10")
+    return latency_line(
+        "serial.press_to_motor_p99", latencies, presses=presses, refused=refused, target="< 10"
+    )
 
 
 def cable_pull(pulls: int = PULLS) -> dict[str, Any]:
