@@ -62,7 +62,10 @@ class UsbSerial:
     def read(self) -> bytes:
         data = b""
         while len(data) < 128 and self._poll.poll(0):
-            data += self._in.read(1)
+            byte = self._in.read(1)
+            if not byte:  # the stream ended (readable, but empty): nothing more now
+                break
+            data += byte
         return data
 
     def write(self, data: bytes) -> None:

@@ -69,6 +69,41 @@ def test_checks_are_found() -> None:
 
 
 @pytest.mark.micropython
+def test_main_boots_on_micropython_and_answers_over_usb() -> None:
+    """The real main.py on the VM: stdin/stdout stand in for USB serial. Junk before a flush is
+    NAKed, HELLO starts a session, EJECT starts the motor; when the watchdog ends the program
+    every motor line is low."""
+    command = micropython()
+    if command is None:
+        pytest.skip("no micropython command")  # the checks above already fail under CI
+    from controller.launcher.board.firmware import proto
+
+    frames = [
+        proto.encode(7, "HELLO", ["proto=1", "min=1"]),
+        proto.encode(8, "STATUS"),
+        proto.encode(9, "EJECT", ["job=5", "n=1", "deadline=5000"]),
+    ]
+    done = subprocess.run(
+        [command, str(HERE / "boot" / "boot.py"), str(firmware_dir())],
+        input=b"AT\r\x03\n" + b"".join(frames),
+        capture_output=True,
+        timeout=120,
+    )
+    out = done.stdout.decode(errors="replace").splitlines()
+    assert done.returncode == 0, f"{out}\n{done.stderr.decode(errors='replace')}"
+    replies = [proto.decode(line.encode()) for line in out if "*" in line]
+    assert replies[0][1] == "BOOT" and replies[1][:3] == (0, "NAK", ["ascii"])
+    by_seq = {num: (word, proto.fields(args)) for num, word, args in replies[2:]}
+    assert by_seq[7][0] == "ACK" and by_seq[7][1]["reset"] == "power"
+    assert by_seq[8][1]["session"] == "1" and by_seq[9] == ("ACK", {"job": "5"})
+    assert sorted(line for line in out if line.startswith("LINE")) == [
+        "LINE 13 0",
+        "LINE 14 0",
+        "LINE 15 0",
+    ]
+
+
+@pytest.mark.micropython
 @pytest.mark.parametrize("name", check_names())
 def test_firmware_on_micropython(name: str, results: dict[str, tuple[str, str]]) -> None:
     assert name in results, f"{name} did not run on MicroPython"
