@@ -380,9 +380,9 @@ class SerialLauncher(Launcher):
         except LauncherError:
             job.lost = True  # the link is going down: settle later
             return None
-        if status.get("reason") == "unknown":
+        reason = _reason_for(job.id, status)
+        if reason == "unknown":
             return self._lost(job, "the launcher board restarted without its memory mid-eject")
-        reason = status.get("reason", "running")
         if reason == "running":
             if self._clock() > overdue + RECONNECT_GRACE:
                 return self._lost(job, "the launcher board did not finish in time")
@@ -403,7 +403,7 @@ class SerialLauncher(Launcher):
 
     def _judge(self, job: int, result: EjectResult, status: dict[str, str]) -> Settlement | None:
         """A cut-off run's `Settlement` from the board's STATUS (None: still running)."""
-        reason = status.get("reason", "unknown")
+        reason = _reason_for(job, status)
         if reason == "running":
             return None
         if reason == "unknown":  # never arrived, or the board lost power and the run with it
@@ -512,6 +512,14 @@ class SerialLauncher(Launcher):
             except Exception:
                 log.exception("closing %r failed", closer)
         self._publish()
+
+
+def _reason_for(job: int, status: dict[str, str]) -> str:
+    """The board's reason for `job` from ``STATUS job=<job>``: ``unknown`` if it answered about
+    another run (a firmware that predates ``job=`` reports its last run whatever is asked)."""
+    if status.get("job") != str(job):
+        return "unknown"
+    return status.get("reason", "unknown")
 
 
 def tune_args(profile: PinProfile) -> list[str]:
