@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test test-busy lint typecheck pytest bench clean venv chromium firmware-deploy install uninstall
+.PHONY: run test test-busy lint typecheck pytest bench clean venv chromium firmware-deploy firmware-test install uninstall
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 CHROMIUM := /usr/bin/chromium
@@ -43,6 +43,11 @@ pytest: $(VENV)/.test
 
 bench: $(VENV)/.bench
 	$(PY) -m benchmarks
+
+# The firmware's checks on MicroPython's own VM (the unix port from the test extra); `make test`
+# runs them too, one pytest item each.
+firmware-test: $(VENV)/.test
+	$(VENV)/bin/micropython tests/firmware/mpy/run.py firmware
 
 # Copy firmware/ to the Pico launcher board (MicroPython already flashed; firmware/README.md).
 # PORT=/dev/ttyACM0 picks the port, PROFILE=pico writes board.json from a pin profile.

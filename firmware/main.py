@@ -17,42 +17,19 @@ import micropython
 import uno_board
 import uno_hw
 from uno_app import Board
+from uno_scratch import Scratch
 
 WDT_MS = 2000
 MAX_ERRORS = 10  # errors in a row before the loop stops feeding the watchdog
-SCRATCH = 0x40058000 + 0x0C  # watchdog scratch registers 0-3: survive a watchdog reset
-MAGIC = 0x554E4F00
-MAINT_FLAG = 0x100
-REASONS = ("running", "count", "jam", "empty", "timeout", "stopped")
-
-
-def persist(job: int, requested: int, count: int, reason: str) -> None:
-    """Record the run's progress where a watchdog reset cannot erase it."""
-    code = REASONS.index(reason) if reason in REASONS else len(REASONS) - 1
-    machine.mem32[SCRATCH + 4] = job
-    machine.mem32[SCRATCH + 8] = (requested << 16) | count
-    machine.mem32[SCRATCH + 12] = code
-    machine.mem32[SCRATCH] = MAGIC ^ job
-
-
-def recall() -> tuple[int, int, int, str] | None:
-    """The last run before this reset, if the scratch registers still hold it."""
-    job = machine.mem32[SCRATCH + 4]
-    if machine.mem32[SCRATCH] != (MAGIC ^ job) or job == 0:
-        return None
-    packed = machine.mem32[SCRATCH + 8]
-    code = machine.mem32[SCRATCH + 12] & 0xFF
-    reason = REASONS[code] if code < len(REASONS) else "stopped"
-    return job, packed >> 16, packed & 0xFFFF, "reset" if reason == "running" else reason
+SCRATCH = Scratch(machine.mem32)  # survives a watchdog reset, not a power loss
 
 
 def maintenance_requested(pins: dict[str, object]) -> bool:
     """MAINT was acknowledged before this reset, or the UNO button is held at boot."""
-    flagged = machine.mem32[SCRATCH + 12] & MAINT_FLAG
-    machine.mem32[SCRATCH + 12] = machine.mem32[SCRATCH + 12] & ~MAINT_FLAG
+    flagged = SCRATCH.take_maintenance()
     button = machine.Pin(pins["button"], machine.Pin.IN, machine.Pin.PULL_UP)
     time.sleep_ms(20)
-    return bool(flagged) or button.value() == 0
+    return flagged or button.value() == 0
 
 
 def reset_cause() -> str:
@@ -85,7 +62,10 @@ class UsbSerial:
     def read(self) -> bytes:
         data = b""
         while len(data) < 128 and self._poll.poll(0):
-            data += self._in.read(1)
+            byte = self._in.read(1)
+            if not byte:  # the stream ended (readable, but empty): nothing more now
+                break
+            data += byte
         return data
 
     def write(self, data: bytes) -> None:
@@ -108,9 +88,10 @@ def run() -> None:
         usb.write,
         reset_cause=reset_cause(),
         boot_id=boot_id(),
-        persist=persist,
-        recall=recall,
+        persist=SCRATCH.persist,
+        recall=SCRATCH.recall,
         wdt=wdt,
+        progress=SCRATCH.progress,
     )
     board.boot()
     loop(board, usb, hw)
@@ -125,7 +106,7 @@ def loop(board: Board, usb: UsbSerial, hw: uno_hw.Hardware) -> None:
             board.step()
             if board.maintenance:
                 time.sleep_ms(50)  # let the ACK leave
-                machine.mem32[SCRATCH + 12] = machine.mem32[SCRATCH + 12] | MAINT_FLAG
+                SCRATCH.request_maintenance()
                 machine.reset()
             errors = 0
         except Exception as error:

@@ -23,7 +23,7 @@ except ImportError:  # MicroPython: no typing module, and it never evaluates ann
     pass
 
 import uno_proto as proto
-from uno_eject import Ejector, Tuning
+from uno_eject import PHASES, Ejector, Tuning
 
 VERSION = "0.1.0"
 SILENCE_MS = 3000
@@ -31,8 +31,10 @@ SILENCE_MS = 3000
 
 class Board:
     """One board. `hw` has ``motor``, ``beam``, ``button``, ``lid`` (or None), ``lights`` (or
-    None) and ``safe()``. `persist(job, requested, count, reason)` / `recall()` keep the last
-    run's progress across a reset. `protocol` is ``(oldest, newest)`` spoken."""
+    None) and ``safe()``. `persist(job, requested, count, reason)` and `progress(count,
+    pending)` keep the current run's progress across a reset; `recall()` gives it back after
+    one as ``(job, requested, count, reason, pending)`` (reason ``running`` if the reset cut the
+    run short). `protocol` is ``(oldest, newest)`` spoken."""
 
     def __init__(
         self,
@@ -44,6 +46,7 @@ class Board:
         persist: Any = None,
         recall: Any = None,
         wdt: Any = None,
+        progress: Any = None,
         protocol: tuple[int, int] = (proto.PROTOCOL_MIN, proto.PROTOCOL),
         version: str = VERSION,
     ) -> None:
@@ -56,7 +59,7 @@ class Board:
         self.protocol = protocol
         self.version = version
         self.tuning = Tuning()
-        self.ejector = Ejector(hw.motor, hw.beam, clock, self.tuning, persist)
+        self.ejector = Ejector(hw.motor, hw.beam, clock, self.tuning, persist, progress)
         self._reader = proto.LineReader()
         self.events = 0
         self.session = False
@@ -66,7 +69,7 @@ class Board:
         self._last_reply = b""
         self._booted = clock.ticks_ms()
         self._last_rx = self._booted
-        self._recalled = recall() if recall is not None else None
+        self._recalled = _interrupted(recall(), hw.beam) if recall is not None else None
         self._handlers = {
             "PING": self._ping,
             "STATUS": self._status,
@@ -109,6 +112,8 @@ class Board:
             self._frame(line)
 
     def _frame(self, line: bytes) -> None:
+        if line == b"" or line == b"\r":
+            return  # a bare newline: the host flushing a partial line (a modem probe, noise)
         try:
             num, word, args = proto.decode(line)
         except proto.FrameError as error:
@@ -181,7 +186,7 @@ class Board:
 
     def _status(self, given: dict[str, str]) -> Reply:
         hw = self.hw
-        state = ("idle", "running", "retracting")[self.ejector.phase]
+        state = PHASES[self.ejector.phase]
         args = [
             "state=" + state,
             "boot=%d" % self.boot_id,
@@ -193,19 +198,30 @@ class Board:
             "motor=%d" % hw.motor.speed,
             "session=%d" % self.session,
         ]
+        if "job" in given:  # STATUS job=<id>: that job, running or among the last ones
+            return "ACK", args + self._job_fields(_int(given, "job", 1, 2**30))
         return "ACK", args + self._job_fields()
 
-    def _job_fields(self) -> list[str]:
+    def _find(self, job: int) -> tuple[int, int, int, str] | None:
+        known = self.ejector.find(job)
+        if known is None and self._recalled is not None and self._recalled[0] == job:
+            return self._recalled
+        return known
+
+    def _job_fields(self, wanted: int = 0) -> list[str]:
+        """The fields of job `wanted` (``reason=unknown`` if this board never ran it), or of
+        the current or last run (``job=0``: none)."""
         ej = self.ejector
-        job: tuple[int, int, int, str]
-        if ej.busy:
+        if wanted:
+            job = self._find(wanted)
+            if job is None:
+                return ["job=%d" % wanted, "reason=unknown"]
+        elif ej.busy:
             job = (ej.job, ej.requested, ej.beam.count, "running")
-        elif ej.last is not None:
-            job = ej.last
-        elif self._recalled is not None:
-            job = self._recalled
         else:
-            return ["job=0"]
+            job = ej.last or self._recalled
+            if job is None:
+                return ["job=0"]
         return ["job=%d" % job[0], "n=%d" % job[1], "ejected=%d" % job[2], "reason=" + job[3]]
 
     def _eject(self, given: dict[str, str]) -> Reply:
@@ -214,9 +230,8 @@ class Board:
         speed = _int(given, "speed", 1, 1000, self.tuning.speed)
         deadline = _int(given, "deadline", 1, 60000)
         ej = self.ejector
-        recalled = self._recalled is not None and self._recalled[0] == job
-        if recalled or (job == ej.job and (ej.busy or ej.last is not None)):
-            return "ACK", ["job=%d" % job, "dup=1"] + self._job_fields()
+        if self._find(job) is not None:  # running, finished, or cut short by a reset
+            return "ACK", ["job=%d" % job, "dup=1"] + self._job_fields(job)
         if ej.busy:
             return "NAK", ["busy", "job=%d" % ej.job]
         if not self.session:
@@ -242,6 +257,7 @@ class Board:
         t = self.tuning
         self.hw.beam.set_window(t.min_pulse_us, t.max_pulse_us, t.min_gap_us)
         self.hw.button.debounce_ms = t.debounce_ms
+        self.hw.motor.max_duty = t.max_duty
         return "ACK", []
 
     def _show(self, given: dict[str, str]) -> Reply:
@@ -309,6 +325,19 @@ class Board:
                 self.emit("FAULT", ["kind=error", "detail=" + _token(type(error).__name__)])
             except Exception:  # reporting must never undo the stop
                 pass
+
+
+def _interrupted(recalled: Any, beam: Any) -> tuple[int, int, int, str] | None:
+    """The run a reset interrupted, counted exactly: a card that had cleared the beam and was
+    waiting out min_gap to be confirmed has left if the beam is still clear now."""
+    if recalled is None:
+        return None
+    job, requested, count, reason, pending = recalled
+    if reason != "running":
+        return job, requested, count, reason
+    if pending and not beam.blocked:
+        count += 1
+    return job, requested, count, "reset"
 
 
 def _int(given: dict[str, str], key: str, low: int, high: int, default: int | None = None) -> int:

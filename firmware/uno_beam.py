@@ -12,6 +12,11 @@ as MicroPython's hard IRQs require. When the run's last card is confirmed inside
 (the next card's edge arrived first) it calls `on_limit` (the motor's ``off``) at once, so a
 stalled main loop can never let one more card through. The main loop reads the arrays between
 ``irq_off()`` and ``irq_on(state)`` (``machine.disable_irq`` / ``enable_irq`` on the Pico).
+
+`on_progress(count, pending)` is called (from the interrupt, or from `poll`) whenever the count
+changes or a card has cleared the beam and waits out `min_gap_us` to be confirmed (`pending`
+1). The board writes both to the watchdog's scratch registers, so a reset at any instant of a
+run loses no card: a pending card whose beam is still clear after the reset has left.
 """
 
 try:
@@ -58,6 +63,7 @@ class Beam:
         self._blocked_level = blocked_level
         self._s = array("i", [0] * _SLOTS)
         self.on_limit = None  # called from the interrupt when the limit is reached
+        self.on_progress = None  # on_progress(count, pending), from the interrupt too
         self.widths = array("i", [0] * RING)
         self.times = array("i", [0] * RING)
         self._s[_LEVEL] = 1 if pin.value() == blocked_level else 0
@@ -89,6 +95,7 @@ class Beam:
                 if self._diff(now, s[_END]) < s[_GAP]:
                     s[_ENDED] = 0  # a dropout inside one card
                     s[_SEG] = now
+                    self._report(0)
                     return
                 self._finish()
             if not s[_IN]:
@@ -99,6 +106,8 @@ class Beam:
             s[_BLOCKED] += self._diff(now, s[_SEG])
             if s[_GAP] <= 0:
                 self._finish()
+            elif s[_MIN] <= s[_BLOCKED] <= s[_MAX]:
+                self._report(1)  # a card, unless the beam blocks again within min_gap
 
     def _begin(self, now: int) -> None:
         s = self._s
@@ -127,6 +136,11 @@ class Beam:
                 self.on_limit()
         s[_IN] = 0
         s[_ENDED] = 0
+        self._report(0)
+
+    def _report(self, pending: int) -> None:
+        if self.on_progress is not None:
+            self.on_progress(self._s[_COUNT], pending)
 
     # --- the main loop's side ---
 
@@ -146,7 +160,11 @@ class Beam:
         self._irq_on(state)
 
     def disarm(self) -> None:
+        """Stop counting. A card that has already cleared the beam has left: it is confirmed
+        now rather than after min_gap."""
         state = self._irq_off()
+        if self._s[_ARMED] and self._s[_ENDED]:
+            self._finish()
         self._s[_ARMED] = 0
         self._irq_on(state)
 
@@ -197,3 +215,12 @@ class Beam:
     @property
     def count(self) -> int:
         return int(self._s[_COUNT])
+
+    @property
+    def pending(self) -> bool:
+        """A card has cleared the beam and waits out min_gap to be confirmed."""
+        state = self._irq_off()
+        s = self._s
+        waiting = bool(s[_ARMED] and s[_ENDED] and s[_MIN] <= s[_BLOCKED] <= s[_MAX])
+        self._irq_on(state)
+        return waiting

@@ -4,8 +4,13 @@ The same closed loop as the Pi's ``controller/launcher/ejector.py``, in integers
 eight steps, then stop on ``count`` (all cards counted), ``jam`` (beam blocked too long, or beam
 activity but no card in time), ``empty`` (no card crossed the beam in time), ``timeout`` (the
 run's deadline: the host's, capped by the board's own `max_run_ms`) or ``stopped`` (STOP, SAFE,
-the lid, host silence, an error). After count/empty/timeout a short reverse pulse pulls a
-half-fed card back. `step()` is called from the main loop and returns the events to send.
+the lid, host silence, an error). After count/empty/timeout the motor brakes for `brake_ms`
+(never straight from forward into reverse), then a short reverse pulse pulls a half-fed card
+back. `step()` is called from the main loop and returns the events to send.
+
+Every run's outcome is kept in `history` (the last `HISTORY` jobs), so a host that lost the link
+mid-run asks for its job by id afterwards. `persist` writes the run's start and end where a
+watchdog reset cannot erase them, and the beam's interrupt writes each card (`progress`).
 """
 
 try:
@@ -15,8 +20,10 @@ try:
 except ImportError:  # MicroPython: no typing module, and it never evaluates annotations
     pass
 
-RUNNING, RETRACTING, IDLE = 1, 2, 0
+IDLE, RUNNING, RETRACTING, BRAKING = 0, 1, 2, 3
+PHASES = ("idle", "running", "retracting", "braking")
 STEPS = 8
+HISTORY = 8  # finished jobs remembered for STATUS job=<id>
 
 
 class Tuning:
@@ -36,6 +43,8 @@ class Tuning:
         "retract_speed": (0, 1000),
         "max_run_ms": (1, 30000),
         "debounce_ms": (0, 500),
+        "brake_ms": (0, 500),
+        "max_duty": (1, 1000),
     }
 
     def __init__(self) -> None:
@@ -50,7 +59,9 @@ class Tuning:
         self.retract_ms = 100
         self.retract_speed = 600
         self.max_run_ms = 10000
-        self.debounce_ms = 20
+        self.debounce_ms = 5
+        self.brake_ms = 30
+        self.max_duty = 1000
 
     def set(self, key: str, text: str) -> None:
         """Set one value from its text; raises ValueError naming the key."""
@@ -71,11 +82,18 @@ class Tuning:
 
 
 class Ejector:
-    """One run at a time. `persist(job, count, reason)` records progress where a reset cannot
-    erase it (the watchdog's scratch registers on the Pico)."""
+    """One run at a time. `persist(job, requested, count, reason)` records a run's start and end,
+    `progress(count, pending)` each card from the beam's interrupt, where a reset cannot erase
+    them (the watchdog's scratch registers on the Pico)."""
 
     def __init__(
-        self, motor: Any, beam: Any, clock: Any, tuning: Tuning, persist: Any = None
+        self,
+        motor: Any,
+        beam: Any,
+        clock: Any,
+        tuning: Tuning,
+        persist: Any = None,
+        progress: Any = None,
     ) -> None:
         self.motor = motor
         self.beam = beam
@@ -84,33 +102,50 @@ class Ejector:
         self._add = clock.ticks_add
         self.tuning = tuning
         self._persist = persist
+        self._progress = progress
         self.phase = IDLE
         self.job = 0
         self.requested = 0
         self.speed = 0
         self.reported = 0  # CARD events sent
-        # (job, requested, ejected, reason) of the last finished run
-        self.last: tuple[int, int, int, str] | None = None
+        self.pending = False  # what the last EXIT event said
+        # (job, requested, ejected, reason) of the last finished runs, newest last
+        self.history: list[tuple[int, int, int, str]] = []
         self._start = 0
         self._deadline_us = 0
         self._ramp_step = 0
-        self._retract_end = 0
+        self._phase_end = 0
         self._result = ("", "", 0)  # reason, detail, elapsed ms
 
     @property
     def busy(self) -> bool:
         return self.phase != IDLE
 
+    @property
+    def last(self) -> tuple[int, int, int, str] | None:
+        return self.history[-1] if self.history else None
+
+    def find(self, job: int) -> tuple[int, int, int, str] | None:
+        """``(job, requested, ejected, reason)`` of `job`: running now or among the last runs."""
+        if self.busy and job == self.job:
+            return (job, self.requested, self.beam.count, "running")
+        for known in self.history:
+            if known[0] == job:
+                return known
+        return None
+
     def start(self, job: int, cards: int, speed: int, deadline_ms: int) -> list[Event]:
         """Begin a run; returns events (a run of 0 cards is done at once)."""
         now = self._ticks()
         self.job, self.requested, self.reported = job, cards, 0
+        self.pending = False
         self.speed = max(1, min(1000, speed))
         self._start = now
         limit = min(deadline_ms, self.tuning.max_run_ms)
         self._deadline_us = max(1, limit) * 1000
         self._record(0, "running")
-        self.beam.on_limit = self.motor.off
+        self.beam.on_limit = self.motor.brake
+        self.beam.on_progress = self._progress
         self.beam.arm(now, max(cards, 0))
         if cards <= 0:
             return self._finish(now, "count", "")
@@ -123,8 +158,9 @@ class Ejector:
         """End the run now (any phase); returns the DONE event if a run was going."""
         if self.phase == IDLE:
             return []
+        self.beam.disarm()
         self.motor.off()
-        if self.phase == RETRACTING:
+        if self.phase in (RETRACTING, BRAKING):
             return self._done()
         return self._finish(self._ticks(), "stopped", detail, retract=False)
 
@@ -133,11 +169,14 @@ class Ejector:
         if self.phase == IDLE:
             return []
         now = self._ticks()
-        if self.phase == RETRACTING:
-            if self._diff(now, self._retract_end) >= 0:
-                self.motor.off()
-                return self._done()
-            return []
+        if self.phase in (RETRACTING, BRAKING):
+            if self._diff(now, self._phase_end) < 0:
+                return []
+            if self.phase == BRAKING:  # stopped: now the reverse pulse
+                self._retract(now)
+                return []
+            self.motor.off()
+            return self._done()
         self.beam.poll(now)
         events = self._cards(now)
         verdict = self._verdict(now)
@@ -149,6 +188,13 @@ class Ejector:
     def _cards(self, now: int) -> list[Event]:
         events: list[Event] = []
         count = self.beam.count
+        pending = self.beam.pending and self.phase == RUNNING
+        if count > self.reported:
+            self.pending = False  # the CARD says it
+        if pending != self.pending:  # a card is leaving (or it was a dropout after all)
+            self.pending = pending
+            n = count + 1 if pending else count
+            events.append(("EXIT", ["job=%d" % self.job, "n=%d" % n, "pending=%d" % pending]))
         while self.reported < count:
             slot = self.reported % len(self.beam.widths)
             self.reported += 1
@@ -160,7 +206,6 @@ class Ejector:
                     ["job=%d" % self.job, "n=%d" % self.reported, "w=%d" % width, "at=%d" % at],
                 )
             )
-            self._record(self.reported, "running")
         return events
 
     def _verdict(self, now: int) -> tuple[str, str] | None:
@@ -207,8 +252,12 @@ class Ejector:
                 self.beam.release(state)
 
     def _finish(self, now: int, reason: str, detail: str, retract: bool = True) -> list[Event]:
-        self.motor.off()
-        self.beam.disarm()
+        self.beam.disarm()  # first: its interrupt stops moving the motor
+        self.beam.on_limit = None
+        if retract:
+            self.motor.brake()
+        else:
+            self.motor.off()
         events = self._cards(now)
         elapsed = self._diff(now, self._start) // 1000
         self._result = (reason, detail, elapsed)
@@ -220,18 +269,28 @@ class Ejector:
             and self.motor.can_reverse
             and t.retract_ms > 0
         ):
-            self.phase = RETRACTING
-            self._retract_end = self._add(now, t.retract_ms * 1000)
-            self.motor.backward(t.retract_speed)
+            if t.brake_ms > 0:
+                self.phase = BRAKING
+                self._phase_end = self._add(now, t.brake_ms * 1000)
+            else:
+                self._retract(now)
             return events
+        self.motor.off()
         return events + self._done()
+
+    def _retract(self, now: int) -> None:
+        self.phase = RETRACTING
+        self._phase_end = self._add(now, self.tuning.retract_ms * 1000)
+        self.motor.backward(self.tuning.retract_speed)
 
     def _done(self) -> list[Event]:
         reason, detail, elapsed = self._result
         ejected = self.beam.count if self.requested else 0
         noise = self.beam.snapshot()[1] if self.requested else 0
         self.phase = IDLE
-        self.last = (self.job, self.requested, ejected, reason)
+        self.history.append((self.job, self.requested, ejected, reason))
+        if len(self.history) > HISTORY:
+            self.history.pop(0)
         self._record(ejected, reason)
         args = [
             "job=%d" % self.job,

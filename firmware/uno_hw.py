@@ -8,7 +8,7 @@ except ImportError:  # MicroPython: no typing module, and it never evaluates ann
 
 from uno_beam import Beam
 from uno_lights import Lights
-from uno_motor import Motor
+from uno_motor import Motor, check_pwm_hz
 from uno_switch import Switch
 
 
@@ -25,7 +25,7 @@ class Hardware:
 
     def __init__(self, machine: Any, pins: dict[str, Any], clock: Any) -> None:
         self._machine = machine
-        hz = pins.get("pwm_hz", 20000)
+        hz = check_pwm_hz(pins.get("pwm_hz", 20000))  # refused before any line is a PWM
         off, on = machine.disable_irq, machine.enable_irq
         self.motor = _motor(machine, pins, hz)
         edges = machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING
@@ -33,12 +33,12 @@ class Hardware:
         self.beam = Beam(beam_pin, clock, off, on, pins.get("beam_blocked", 0))
         beam_pin.irq(handler=self.beam.irq, trigger=edges, hard=True)
         button_pin = _input(machine, pins["button"])
-        self.button = Switch(button_pin, clock, off, on, 0, 20)
+        self.button = Switch(button_pin, clock, off, on, 0, 5)
         button_pin.irq(handler=self.button.irq, trigger=edges, hard=True)
         self.lid = None
         if pins.get("lid") is not None:
             lid_pin = _input(machine, pins["lid"])
-            self.lid = Switch(lid_pin, clock, off, on, pins.get("lid_open", 1), 50)
+            self.lid = Switch(lid_pin, clock, off, on, pins.get("lid_open", 1), 20)
             lid_pin.irq(handler=self.lid.irq, trigger=edges, hard=True)
         self.lights = _lights(machine, pins, hz)
 

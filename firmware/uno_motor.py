@@ -5,6 +5,12 @@ and an optional enable line), ``phase_enable`` (DRV8838: PWM on ENABLE, directio
 ``mosfet`` (one PWM gate; no reverse, so no retract). Speeds are per mille (0-1000): the board
 avoids floats in its control loop. `off()` drives every line low, the state the pull-down
 resistors also hold when the board is reset or unpowered.
+
+`brake()` shorts the motor's windings through the driver (both inputs high on an H-bridge,
+ENABLE low on a phase/enable driver), so it stops in a few ms instead of coasting; the ejector
+brakes before it reverses, so the bridge never slams a spinning motor into reverse (a current
+spike of about twice the stall current). `max_duty` caps every speed: a stalled N20 draws its
+stall current at full duty, which the driver must survive (see hardware/PICO.md).
 """
 
 try:
@@ -13,6 +19,16 @@ except ImportError:  # MicroPython: no typing module, and it never evaluates ann
     pass
 
 FULL = 65535
+PWM_HZ = (100, 100000)  # PWM frequencies the board accepts for the motor driver
+
+
+def check_pwm_hz(hz: int) -> int:
+    """`hz` if the driver and the RP2040 can use it, else ValueError. Below 100 Hz the motor
+    jerks; above 100 kHz the DRV8833/TB6612 lose their edges in switching time (and the RP2040's
+    duty resolution falls to under 1,250 steps at its 125 MHz clock)."""
+    if not isinstance(hz, int) or not PWM_HZ[0] <= hz <= PWM_HZ[1]:
+        raise ValueError("pwm_hz must be an integer %d..%d, not %s" % (PWM_HZ[0], PWM_HZ[1], hz))
+    return hz
 
 
 def duty(permille: int) -> int:
@@ -50,6 +66,8 @@ class Motor:
         self._enable = enable
         self.speed = 0  # signed per mille: what the lines say now
         self.enabled = False
+        self.braking = False
+        self.max_duty = 1000  # per mille: every speed is capped to this
         self.off()
         self.disable()
 
@@ -58,22 +76,35 @@ class Motor:
         return self.driver != "mosfet"
 
     def forward(self, permille: int) -> None:
-        self._drive(max(0, min(1000, permille)))
+        self._drive(max(0, min(self.max_duty, permille)))
 
     def backward(self, permille: int) -> None:
         if not self.can_reverse:
             self.off()
             return
-        self._drive(-max(0, min(1000, permille)))
+        self._drive(-max(0, min(self.max_duty, permille)))
 
     def off(self) -> None:
-        """Every driver input low: the motor coasts to a stop."""
+        """Every driver input low: the motor coasts to a stop (allocation-free: the beam's
+        interrupt may call it)."""
         self._a.duty_u16(0)
         if self._b is not None:
             self._b.duty_u16(0)
         if self._phase is not None:
             self._phase.value(0)
         self.speed = 0
+        self.braking = False
+
+    def brake(self) -> None:
+        """Stop now: short the windings (hbridge: both inputs high; phase_enable: ENABLE low).
+        A MOSFET cannot brake: it coasts. Allocation-free. End with `off()` or a new speed."""
+        if self.driver == "hbridge" and self.enabled:
+            self._a.duty_u16(FULL)
+            self._b.duty_u16(FULL)
+            self.speed = 0
+            self.braking = True
+        else:
+            self.off()
 
     def enable(self) -> None:
         """Wake the driver (nSLEEP / STBY high), if its enable line is wired."""
@@ -91,6 +122,7 @@ class Motor:
     def _drive(self, speed: int) -> None:
         if speed != 0 and not self.enabled:
             speed = 0  # a sleeping driver never runs the motor
+        self.braking = False
         if self.driver == "hbridge":
             forward, backward = (speed, 0) if speed >= 0 else (0, -speed)
             # the falling side first, so both inputs are never high together

@@ -23,7 +23,7 @@ MAX_LINE = 160  # bytes before the newline
 
 COMMANDS = ("HELLO", "PING", "STATUS", "EJECT", "STOP", "TUNE", "SHOW", "SAFE", "MAINT")
 REPLIES = ("ACK", "NAK")
-EVENTS = ("BOOT", "CARD", "DONE", "BUTTON", "LID", "FAULT")
+EVENTS = ("BOOT", "CARD", "EXIT", "DONE", "BUTTON", "LID", "FAULT")
 
 # NAK codes for frames that arrived damaged: the sender should simply send the frame again.
 DAMAGED = ("crc", "format", "long", "ascii")
@@ -33,7 +33,8 @@ class FrameError(ValueError):
     """A line that is not a valid frame. `code` is one of `DAMAGED`."""
 
     def __init__(self, code: str, detail: str = "") -> None:
-        ValueError.__init__(self, code + (": " + detail if detail else ""))
+        # super(), not ValueError.__init__: MicroPython's built-in types have no __init__
+        super().__init__(code + (": " + detail if detail else ""))
         self.code = code
 
 
@@ -140,6 +141,8 @@ class LineReader:
         self._buf = bytearray()
 
     def feed(self, data: bytes) -> list[bytes]:
+        """The complete lines in `data` (newline removed), in order; an empty line is kept
+        (the board ignores it: the host sends one to flush a partial line before HELLO)."""
         lines = []
         for byte in data:
             if byte == 10:

@@ -1,10 +1,16 @@
 """A debounced switch (the UNO button, the lid) read in an interrupt.
 
-Debounce is *leading edge with a lock-out*, as on the Pi: the first edge of a change counts at
-once (a press must feel instant), then edges are ignored for `debounce_ms`; when the lock-out
-ends the pin's level wins, so a bounce that settles either way is followed correctly. The
-interrupt only records changes in a preallocated ring; the main loop takes them with `take()`
-and settles a change that happened during a lock-out with `poll()`.
+Debounce is a *stability filter*: a new level counts only once the pin has held it for
+`debounce_ms`. The motor's noise couples microsecond spikes into long switch wires; a filter
+that committed the first edge would turn each spike into a press charged to whoever owes one.
+Here a spike comes and goes before the level is stable, so it is nothing; a bouncing contact
+counts once, when it has settled. The change is dated when the stable level began (the last
+bounce), not when it was confirmed.
+
+The interrupt notes when the pin left its stable level, and commits the level it is leaving if
+that one held long enough (allocation-free, as MicroPython's hard IRQs require); the main
+loop's `poll()` commits a level that has held long enough; both write a preallocated ring, and
+`take()` hands the changes over.
 """
 
 try:
@@ -15,6 +21,15 @@ except ImportError:  # MicroPython: no typing module, and it never evaluates ann
 from array import array
 
 RING = 16
+
+# slots of the state array
+_STABLE = 0  # the debounced level: 1 active, 0 not
+_PENDING = 1  # the pin differs from the stable level...
+_SINCE = 2  # ...since this tick (ms)
+_HEAD = 3  # ring of committed changes
+_TAIL = 4
+_PRESSES = 5  # changes to active since boot
+_SLOTS = 6
 
 
 class Switch:
@@ -27,59 +42,71 @@ class Switch:
         irq_off: Any,
         irq_on: Any,
         active_level: int = 0,
-        debounce_ms: int = 20,
+        debounce_ms: int = 5,
     ) -> None:
         self._pin = pin
         self._ticks = clock.ticks_ms
         self._diff = clock.ticks_diff
-        self._add = clock.ticks_add
         self._irq_off = irq_off
         self._irq_on = irq_on
         self._active = active_level
         self.debounce_ms = debounce_ms
-        # stable level, lock-out end, ring head, ring tail, changes committed while active
-        self._s = array("i", [1 if pin.value() == active_level else 0, clock.ticks_ms(), 0, 0, 0])
+        self._s = array("i", [0] * _SLOTS)
+        self._s[_STABLE] = self._level()
         self._levels = array("b", [0] * RING)
         self._times = array("i", [0] * RING)
+
+    def _level(self) -> int:
+        return 1 if self._pin.value() == self._active else 0
 
     @property
     def active(self) -> bool:
         """The debounced level."""
-        return bool(self._s[0])
+        return bool(self._s[_STABLE])
 
     @property
     def presses(self) -> int:
         """How many times the switch has become active since boot."""
-        return int(self._s[4])
+        return int(self._s[_PRESSES])
 
     def irq(self, pin: Any) -> None:
-        """Hard IRQ on both edges: commit a change at once unless in a lock-out."""
+        """Hard IRQ on both edges: a level that held long enough before this edge counts (even
+        if the main loop never looked meanwhile); then note where the pin went."""
         now = self._ticks()
-        level = 1 if self._pin.value() == self._active else 0
         s = self._s
-        if level != s[0] and self._diff(now, s[1]) >= 0:
-            self._commit(now, level)
+        if s[_PENDING] and self._diff(now, s[_SINCE]) >= self.debounce_ms:
+            self._commit(s[_SINCE], 1 - s[_STABLE])
+        self._track(now, self._level())
 
-    def _commit(self, now: int, level: int) -> None:
+    def _track(self, now: int, level: int) -> None:
         s = self._s
-        s[0] = level
-        s[1] = self._add(now, self.debounce_ms)
-        if level:
-            s[4] += 1
-        head = s[2]
-        self._levels[head] = level
-        self._times[head] = now
-        s[2] = (head + 1) % RING
-        if s[2] == s[3]:
-            s[3] = (s[3] + 1) % RING  # full: the oldest change is dropped
+        if level == s[_STABLE]:
+            s[_PENDING] = 0  # a spike or a bounce: back where it was
+        elif not s[_PENDING]:
+            s[_PENDING] = 1
+            s[_SINCE] = now
 
     def poll(self, now: int) -> None:
-        """After a lock-out, follow the pin if it settled the other way."""
+        """Commit a level that has been stable for `debounce_ms` (from the main loop)."""
         state = self._irq_off()
-        level = 1 if self._pin.value() == self._active else 0
-        if level != self._s[0] and self._diff(now, self._s[1]) >= 0:
-            self._commit(self._s[1], level)  # the change took effect when the lock-out ended
+        s = self._s
+        self._track(now, self._level())  # also catches an edge whose interrupt was missed
+        if s[_PENDING] and self._diff(now, s[_SINCE]) >= self.debounce_ms:
+            self._commit(s[_SINCE], 1 - s[_STABLE])
         self._irq_on(state)
+
+    def _commit(self, when: int, level: int) -> None:
+        s = self._s
+        s[_STABLE] = level
+        s[_PENDING] = 0
+        if level:
+            s[_PRESSES] += 1
+        head = s[_HEAD]
+        self._levels[head] = level
+        self._times[head] = when
+        s[_HEAD] = (head + 1) % RING
+        if s[_HEAD] == s[_TAIL]:
+            s[_TAIL] = (s[_TAIL] + 1) % RING  # full: the oldest change is dropped
 
     def take(self) -> list[tuple[bool, int, int]]:
         """``[(active, ticks_ms, count), ...]``: changes since the last call, oldest first;
@@ -87,10 +114,10 @@ class Switch:
         state = self._irq_off()
         s = self._s
         changes = []
-        presses = s[4]
-        while s[3] != s[2]:
-            changes.append((bool(self._levels[s[3]]), self._times[s[3]]))
-            s[3] = (s[3] + 1) % RING
+        presses = s[_PRESSES]
+        while s[_TAIL] != s[_HEAD]:
+            changes.append((bool(self._levels[s[_TAIL]]), self._times[s[_TAIL]]))
+            s[_TAIL] = (s[_TAIL] + 1) % RING
         self._irq_on(state)
         result = []
         later = sum(1 for active, _ in changes if active)

@@ -47,6 +47,7 @@ class LauncherStatus(enum.StrEnum):
     JAM = "jam"
     EMPTY = "empty"
     FAULT = "fault"
+    OFFLINE = "offline"  # the launcher board's link is down: only what needs it is refused
     CLOSED = "closed"
 
 
@@ -60,7 +61,11 @@ class Fault:
 
 StatusConsumer = Callable[[LauncherStatus, Fault | None], None]
 
-_FAULT_STATUS = {"jam": LauncherStatus.JAM, "empty": LauncherStatus.EMPTY}
+_FAULT_STATUS = {
+    "jam": LauncherStatus.JAM,
+    "empty": LauncherStatus.EMPTY,
+    "link": LauncherStatus.OFFLINE,
+}
 _RUN_FAULTS: dict[str, FaultKind] = {"jam": "jam", "empty": "empty", "timeout": "timeout"}
 _CLOSE = ("close", 0.0, False)
 

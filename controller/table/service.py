@@ -89,9 +89,13 @@ class TableService:
         self._launcher_view = LauncherView("none" if launcher is None else "ready")
         self._thread = threading.Thread(target=self._loop, name=f"table-{table_id}", daemon=True)
         self._rebuild()
+        self._runs: dict[int, tuple[Any, int]] = {}  # id(result) -> (result, seat): see _settle
         if launcher is not None:
             launcher.add_press_consumer(self._on_button)
             launcher.add_status_consumer(self._on_launcher_status)
+            settlements = getattr(launcher, "add_settlement_consumer", None)
+            if settlements is not None:  # a launcher board: runs its link cut off settle late
+                settlements(lambda settled: self.post(lambda: self._settle(settled)))
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -341,6 +345,7 @@ class TableService:
         if outcome.refused:
             self._notice("press_refused", outcome.refused)
             return None
+        self._remember_run(outcome.result, seat)
         action = action_to_dict(Press(seat, outcome.ejected))
         decided = outcome.decision
         info = {
@@ -399,6 +404,7 @@ class TableService:
         seat = order[0]
         size = len(game.hands[seat])
         result = launcher.deal(size)
+        self._remember_run(result, seat)
         if result.ejected != size:
             fix = {"type": "Correct", "seat": seat, "count": max(result.ejected, 1)}
             self._execute({"type": "action", "action": fix}, "launcher", None)
@@ -406,6 +412,31 @@ class TableService:
             self._notice("deal_stopped", f"dealing stopped ({result.reason}): {result.detail}")
             return
         self._announce_deal(order[1:])
+
+    # --- runs settled late: the launcher board's link was cut mid-run, and the run's result
+    # was what had been heard; the board's own count comes later and corrects the hand, with
+    # the audited count correction (Correct -> Corrected) a person would use.
+
+    def _remember_run(self, result: Any, seat: int) -> None:
+        if result is not None:
+            self._runs[id(result)] = (result, seat)
+            while len(self._runs) > 64:
+                del self._runs[next(iter(self._runs))]
+
+    def _settle(self, settled: Any) -> None:
+        """Owner thread: correct the hand that got the run's cards by the difference."""
+        result, seat = self._runs.pop(id(settled.result), (None, None))
+        game = self.session.game if self.session else None
+        if result is None or seat is None or settled.difference == 0 or game is None:
+            return
+        count = len(game.hands[seat]) + settled.difference
+        fix = {"type": "Correct", "seat": seat, "count": count}
+        note = {"settled": {"was": result.ejected, "now": settled.ejected, "why": settled.reason}}
+        try:
+            self._execute({"type": "action", "action": fix, "launcher": note}, "launcher", None)
+        except (IllegalAction, BadRequest) as error:  # the deal moved on: a person counts
+            got = f"{self._name(seat)} got {settled.ejected} card(s), not {result.ejected}"
+            self._notice("launcher_settled", f"{got}: correct the hand by hand ({error})")
 
     def _name(self, seat: int) -> str:
         assert self.session is not None

@@ -170,6 +170,12 @@ class Jig:
                 return False
             time.sleep(0.0005)
 
+    def drives_forward(self, window: float = 0.02) -> bool:
+        """Forward on and backward off: both on is an H-bridge's brake, which feeds no card."""
+        if not self.line_on("forward", window):
+            return False
+        return "backward" not in self.sense or not self.line_on("backward", 0.0)
+
     def close(self) -> None:
         for device in (self._button, self._beam, self._lid, *self.sense.values()):
             if device is not None:
@@ -199,11 +205,11 @@ class CardFeeder:
 
     def _run(self) -> None:
         while not self._stop.is_set() and self.cards > 0:
-            if not self.jig.line_on("forward", window=0.002):
+            if not self.jig.drives_forward(window=0.002):
                 continue
             if self._stop.wait(self.gap):
                 return
-            if not self.jig.line_on("forward", window=0.005):
+            if not self.jig.drives_forward(window=0.005):
                 continue  # the motor stopped before this card reached the beam
             self.jig.block_beam()
             if self.jam_at == self.emitted + 1:

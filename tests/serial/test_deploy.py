@@ -76,3 +76,18 @@ def test_safe_off_tells_the_board(
         assert "stopped its motor" in capsys.readouterr().out
         assert not board.app.hw.motor.enabled and not board.app.ejector.busy
         launcher.close()
+
+
+@pytest.mark.parametrize(("hz", "ok"), [(20_000, True), (500, True), (50, False)])
+def test_board_pin_map_takes_the_profiles_pwm_frequency_or_refuses_it(hz: int, ok: bool) -> None:
+    from dataclasses import replace
+
+    from controller.launcher.board.pinmap import board_pins
+
+    base = serial_profile()
+    profile = replace(base, motor=replace(base.motor, pwm_frequency=hz))
+    if ok:
+        assert board_pins(profile)["pwm_hz"] == hz
+    else:
+        with pytest.raises(ValueError, match="pwm_frequency"):
+            board_pins(profile)

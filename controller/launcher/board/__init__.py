@@ -19,6 +19,7 @@ from controller.launcher.board.link import (
     LinkTiming,
 )
 from controller.launcher.board.ports import SYMLINK, find_port
+from controller.launcher.board.settle import Settlement
 from controller.launcher.ejector import Clock
 from controller.launcher.pins import PinProfile
 from controller.launcher.sim import SimOptions
@@ -31,6 +32,7 @@ __all__ = [
     "LinkDown",
     "LinkTiming",
     "SerialLauncher",
+    "Settlement",
     "find_port",
     "open_serial_launcher",
 ]

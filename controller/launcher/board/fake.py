@@ -8,8 +8,14 @@ machine on those pins (it turns the motor into card pulses on the beam and press
 or, with ``machine=False``, the caller's own wiring (the HIL jig's mock wires).
 
 Fault knobs, all safe from any thread: `drop_replies`, `corrupt` (either direction), `delay`,
-`go_silent`, `disconnect` (with or without power loss) / `reconnect`, `reboot`, and on the
-simulated machine `jam` and `empty`.
+`go_silent`, `disconnect` (with or without power loss) / `reconnect`, `pull_cable` (for some
+seconds), `reboot`, `fault_when` (a reset, power loss or cable pull at the exact instant a
+condition on the board holds, e.g. while a card is leaving the beam), and on the simulated
+machine `jam` and `empty`.
+
+What survives what, as on the Pico: a watchdog reset keeps the scratch registers (the run's
+progress) and loses RAM; a power loss loses both; a pulled cable on a self-powered board loses
+nothing (the board runs on, stops the motor after 3 s of silence, and keeps each job's count).
 """
 
 from __future__ import annotations
@@ -83,9 +89,13 @@ class FakeBoard:
         self._corrupt_in = 0
         self._delay = 0.0
         self._silent_until = 0.0
+        self._trigger: tuple[Callable[[Any], bool], str] | None = None
         self._master: int | None = None
         self._slave: int | None = None
-        self._scratch: tuple[int, int, int, str] | None = None  # survives a watchdog reset
+        # the watchdog scratch registers: (job, requested, count, reason) and the pending card;
+        # they survive a watchdog reset, not a power loss
+        self._scratch: tuple[int, int, int, str] | None = None
+        self._pending = 0
         self.boots = 0
         self.received: list[bytes] = []  # every chunk the firmware was given (for tests)
         # tap(frame, monotonic time): every frame the board sends, as it leaves (benchmarks)
@@ -137,6 +147,24 @@ class FakeBoard:
         USB re-enumerates unless `usb_drop` is False."""
         self._do(lambda: self._reboot(cause, usb_drop))
 
+    def pull_cable(self, seconds: float, *, power_loss: bool = False) -> None:
+        """Pull the cable now and plug it back in after `seconds` (without waiting)."""
+        self.disconnect(power_loss=power_loss)
+        timer = threading.Timer(seconds, self.reconnect)
+        timer.daemon = True
+        timer.start()
+
+    FAULTS = ("reboot", "power_loss", "cable")
+
+    def fault_when(self, condition: Callable[[Any], bool], fault: str) -> None:
+        """At the first main-loop step where `condition(app)` holds, on the board's own thread:
+        ``reboot`` (a watchdog reset), ``power_loss`` (cable and power gone until `reconnect`)
+        or ``cable`` (cable gone until `reconnect`, the board runs on)."""
+        if fault not in self.FAULTS:
+            raise ValueError(f"fault must be one of {self.FAULTS}")
+        with self._lock:
+            self._trigger = (condition, fault)
+
     def jam(self) -> None:
         self._machine().jam_next()
 
@@ -179,6 +207,7 @@ class FakeBoard:
             boot_id=random.randrange(1, 1 << 24),
             persist=self._persist,
             recall=self._recall,
+            progress=self._progress,
             wdt=self.wdt,
             version=self.version,
             **options,
@@ -188,16 +217,23 @@ class FakeBoard:
     def _power_off(self) -> None:
         if self.app is not None:
             self.app.hw.safe()
+        self.machine.power_off()
         self.app = None
 
     def _persist(self, job: int, requested: int, count: int, reason: str) -> None:
         self._scratch = (job, requested, count, reason)
+        self._pending = 0
 
-    def _recall(self) -> tuple[int, int, int, str] | None:
+    def _progress(self, count: int, pending: int) -> None:
+        if self._scratch is not None:
+            job, requested, _count, reason = self._scratch
+            self._scratch = (job, requested, count, reason)
+            self._pending = pending
+
+    def _recall(self) -> tuple[int, int, int, str, int] | None:
         if self._scratch is None:
             return None
-        job, requested, count, reason = self._scratch
-        return job, requested, count, "reset" if reason == "running" else reason
+        return (*self._scratch, self._pending)
 
     def _plug(self) -> None:
         master, slave = os.openpty()
@@ -327,6 +363,18 @@ class FakeBoard:
         except Exception as error:  # as main.py does: motor off first, then say so
             self.app.fail(error)
         self._flush()
+        self._maybe_fault()
+
+    def _maybe_fault(self) -> None:
+        trigger = self._trigger
+        if trigger is None or self.app is None or not trigger[0](self.app):
+            return
+        self._trigger = None
+        fault = trigger[1]
+        if fault == "reboot":
+            self._reboot("wdt", usb_drop=True)
+        else:
+            self._disconnect(power_loss=fault == "power_loss")
 
     # --- shutdown ---
 

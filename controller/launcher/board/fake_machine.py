@@ -47,9 +47,14 @@ class FakePin:
             if value is not None:
                 self.mock.state = bool(value)
         elif mode == _PinClass.IN:
-            self.mock.function = "input"
             pulls = {_PinClass.PULL_UP: "up", _PinClass.PULL_DOWN: "down"}
-            self.mock.pull = pulls.get(pull or 0, "floating")
+            wanted = pulls.get(pull or 0, "floating")
+            # Re-pulling a mock input resets its level; on the chip a reboot's pull-up does not
+            # move a line the outside world drives (a card in the beam stays there).
+            if self.mock.function != "input" or self.mock.pull != wanted:
+                self.mock.function = "input"
+                self.mock.pull = wanted
+        machine.pins.append(self)
 
     def value(self, level: Any = None) -> int:
         if level is None:
@@ -61,6 +66,9 @@ class FakePin:
         self._handler = handler
         self.mock.edges = "both"
         self.mock.when_changed = self._changed
+
+    def detach(self) -> None:
+        self._handler = None
 
     def _changed(self, ticks: Any, state: Any) -> None:
         handler = self._handler
@@ -122,6 +130,13 @@ class FakeMachine:
         self.irq_lock = threading.RLock()
         self.on_interrupt = on_interrupt
         self.Pin = _PinClass(self)
+        self.pins: list[FakePin] = []
+
+    def power_off(self) -> None:
+        """The chip loses power or resets: no interrupt handler runs any more."""
+        for pin in self.pins:
+            pin.detach()
+        self.pins.clear()
 
     def PWM(self, pin: FakePin) -> FakePWM:  # the MicroPython name
         return FakePWM(pin)

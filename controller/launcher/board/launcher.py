@@ -8,11 +8,14 @@ service cannot tell), but the motor, the beam and the switches are on the board:
 * `eject(n)` sends ``EJECT job=<id> n=<n> ...`` and waits for ``DONE``; the board counts the
   cards and enforces the deadline. The job id is fresh per run and the board never starts a job
   id twice, so a retransmitted EJECT cannot fire twice;
-* when the link drops, or the board restarts, mid-run, the count is **asked for** (``STATUS``
-  after reconnecting: the board keeps the last run's progress in registers a watchdog reset does
-  not clear), never guessed. If the board cannot say (it lost power), the result holds only the
-  cards it reported before, and a ``board`` fault asks a person to check;
-* a lost link is a ``link`` fault (status FAULT, with the reason) until the board is back.
+* nothing waits for a lost link: while it is down the launcher is ``offline`` (a ``link``
+  fault) and refuses at once what needs the board (eject, deal); lights wait for it quietly;
+* a run the link cuts off returns at once with what was heard (the cards the board reported,
+  and one it said was leaving the beam), and is **settled** when the board is back (see
+  `settle.py`): the board keeps each job's count (through a watchdog reset, in its scratch
+  registers), so the count is asked for, never guessed. If the board lost power its memory is
+  gone: what it reported stands, and a ``board`` fault asks a person to check the throat;
+* a board restart the link survives is asked about at once (``STATUS job=<id>``).
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from controller.launcher.board.link import (
     Opener,
     PortFinder,
 )
+from controller.launcher.board.settle import Settlement, SettlementConsumer, Settler
 from controller.launcher.board.views import BoardDevices, BoardFeedback
 from controller.launcher.buttons import PressDetector
 from controller.launcher.ejector import Clock, EjectResult, StopReason
@@ -77,9 +81,17 @@ class _Job:
     deadline_ms: float
     started: float
     cards: dict[int, tuple[float, float]] = field(default_factory=dict)  # n -> (width ms, at ms)
+    boot: int = 0  # the board's boot id when the run began
     done: dict[str, str] | None = None
     recheck: bool = False  # reconnected, rebooted or events lost: ask the board
+    lost: bool = False  # the link went down: stop waiting, settle later
+    leaving: bool = False  # the board said a card is leaving the beam (EXIT pending=1)
     stop_detail: str | None = None
+
+    @property
+    def heard(self) -> int:
+        """Cards the board reported, and one it said was leaving."""
+        return len(self.cards) + self.leaving
 
 
 class SerialLauncher(Launcher):
@@ -118,6 +130,8 @@ class SerialLauncher(Launcher):
         # duck-typed stand-ins for the GPIO devices and their lights and chimes
         self.devices = BoardDevices(self._link, profile)  # type: ignore[assignment]
         self.feedback = BoardFeedback(self._link)  # type: ignore[assignment]
+        self._cut_jobs: dict[int, _Job] = {}  # runs the link cut off, until settled
+        self._settler = Settler(self._link, self._judge)
         self._detector = PressDetector(profile.press, start=clock(), pressed=False)
         self._thread = threading.Thread(target=self._input_loop, name="launcher-input", daemon=True)
         self._thread.start()
@@ -127,6 +141,23 @@ class SerialLauncher(Launcher):
         if self._incompatible is not None:
             self.close()
             raise IncompatibleBoard(self._incompatible)
+
+    def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
+        """Receive a `Settlement` for every run the link cut off, once the board has said how
+        it ended (on a worker thread: be quick)."""
+        self._settler.add_consumer(consumer)
+
+    @property
+    def unsettled(self) -> int:
+        """Runs cut off by the link whose count the board has not given yet."""
+        return len(self._settler)
+
+    @property
+    def heard(self) -> tuple[int, bool] | None:
+        """The current run as heard from the board: (cards reported, a card leaving)."""
+        with self._changed:
+            job = self._job
+            return None if job is None else (len(job.cards), job.leaving)
 
     @property
     def link(self) -> BoardLink:
@@ -152,6 +183,7 @@ class SerialLauncher(Launcher):
                 self._job.recheck = True
             self._changed.notify_all()
         self._connected.set()
+        self._settler.wake()
         self._publish()
 
     def _on_down(self, why: str, incompatible: bool) -> None:
@@ -163,6 +195,8 @@ class SerialLauncher(Launcher):
             self._incompatible = why
             self._connected.set()
         with self._changed:
+            if self._job is not None:
+                self._job.lost = True  # nobody waits for the board: settle the run later
             self._changed.notify_all()
         self._publish()
 
@@ -190,7 +224,14 @@ class SerialLauncher(Launcher):
                 width = int(event.fields.get("w", "0")) / 1000
                 at = float(event.fields.get("at", "0"))
                 job.cards[int(event.fields.get("n", "0"))] = (width, at)
+                job.leaving = False
                 self._changed.notify_all()
+
+    def _exit(self, event: BoardEvent) -> None:
+        with self._changed:
+            job = self._job
+            if job is not None and event.fields.get("job") == str(job.id):
+                job.leaving = event.fields.get("pending") == "1"
 
     def _done(self, event: BoardEvent) -> None:
         with self._changed:
@@ -218,6 +259,7 @@ class SerialLauncher(Launcher):
         "BUTTON": _button,
         "LID": _lid,
         "CARD": _card,
+        "EXIT": _exit,
         "DONE": _done,
         "BOOT": _boot,
         "FAULT": _fault_event,
@@ -262,7 +304,8 @@ class SerialLauncher(Launcher):
         if cards == 0:
             return EjectResult(0, 0, "count")
         deadline_ms = self.profile.ejector.deadline_ms(cards)
-        job = _Job(next(self._job_ids), cards, deadline_ms, self._clock())
+        boot = self.board_info.boot if self.board_info is not None else 0
+        job = _Job(next(self._job_ids), cards, deadline_ms, self._clock(), boot=boot)
         with self._changed:
             self._job = job
         try:
@@ -291,7 +334,7 @@ class SerialLauncher(Launcher):
                 raise LauncherFault("link: the launcher board is reconnecting") from None
             raise LauncherFault(f"board: {error}") from None
         except LinkDown:
-            job.recheck = True  # it may or may not have arrived: ask once the link is back
+            job.lost = True  # it may or may not have arrived: ask once the link is back
 
     def _await(self, job: _Job) -> EjectResult:
         """Wait for DONE; ask the board when in doubt; give up only when it cannot answer."""
@@ -300,10 +343,12 @@ class SerialLauncher(Launcher):
         while True:
             with self._changed:
                 self._wait_job(job, stopping=job.stop_detail is not None and not stop_sent)
-                done, recheck = job.done, job.recheck
+                done, recheck, lost = job.done, job.recheck, job.lost
                 job.recheck = False
             if done is not None:
                 return self._result(job, done)
+            if lost:
+                return self._cut_off(job)
             if job.stop_detail is not None and not stop_sent:
                 stop_sent = self._send_stop()
             if recheck or self._clock() > overdue:
@@ -313,7 +358,9 @@ class SerialLauncher(Launcher):
 
     def _wait_job(self, job: _Job, *, stopping: bool) -> None:
         """Wait (holding `_changed`) until the job needs attention, at most 0.1 s."""
-        self._changed.wait_for(lambda: job.done is not None or job.recheck or stopping, 0.1)
+        self._changed.wait_for(
+            lambda: job.done is not None or job.recheck or job.lost or stopping, 0.1
+        )
 
     def _send_stop(self) -> bool:
         try:
@@ -327,22 +374,62 @@ class SerialLauncher(Launcher):
     def _ask(self, job: _Job, overdue: float) -> EjectResult | None:
         """Reconcile with STATUS. None: keep waiting (the run goes on, or the link is down)."""
         try:
-            status = self._link.request("STATUS")
+            status = self._link.request("STATUS", f"job={job.id}")
+        except BoardRefused:
+            return None
         except LauncherError:
-            if self._clock() > overdue + RECONNECT_GRACE:
-                return self._lost(job, "lost the launcher board mid-eject")
-            return None  # reconnecting: on_up asks again
-        if status.get("job") != str(job.id):
+            job.lost = True  # the link is going down: settle later
+            return None
+        reason = _reason_for(job.id, status)
+        if reason == "unknown":
             return self._lost(job, "the launcher board restarted without its memory mid-eject")
-        reason = status.get("reason", "running")
         if reason == "running":
             if self._clock() > overdue + RECONNECT_GRACE:
                 return self._lost(job, "the launcher board did not finish in time")
             return None
         return self._result(job, status)
 
+    def _cut_off(self, job: _Job) -> EjectResult:
+        """The link went down mid-run: what was heard now, the board's count later."""
+        heard = job.heard
+        detail = (
+            f"lost the launcher board mid-eject after {heard} card(s); "
+            "the count is settled when it is back"
+        )
+        result = self._make_result(job, heard, "stopped", detail, 0)
+        self._cut_jobs[job.id] = job
+        self._settler.add(job.id, result)
+        return result
+
+    def _judge(self, job: int, result: EjectResult, status: dict[str, str]) -> Settlement | None:
+        """A cut-off run's `Settlement` from the board's STATUS (None: still running)."""
+        reason = _reason_for(job, status)
+        if reason == "running":
+            return None
+        if reason == "unknown":  # never arrived, or the board lost power and the run with it
+            cut = self._cut_jobs.get(job)
+            restarted = cut is not None and status.get("boot") != str(cut.boot)
+            detail = f"the board does not know the run: {result.ejected} card(s) as reported"
+            if restarted and result.ejected:
+                detail = (
+                    f"the launcher board lost power mid-eject after reporting {result.ejected} "
+                    "card(s); check the launcher's throat"
+                )
+                self._latch(Fault("board", detail))
+            return self._settled(job, Settlement(result, result.ejected, reason, detail))
+        ejected = int(status.get("ejected", "0"))
+        detail = _DETAILS.get(status.get("detail", ""), reason)
+        if reason == "reset":
+            detail = f"the launcher board restarted mid-eject after {ejected} card(s)"
+            self._latch(Fault("board", detail + "; check the launcher"))
+        return self._settled(job, Settlement(result, ejected, reason, detail))
+
+    def _settled(self, job: int, settlement: Settlement) -> Settlement:
+        self._cut_jobs.pop(job, None)
+        return settlement
+
     def _lost(self, job: _Job, why: str) -> EjectResult:
-        seen = len(job.cards)
+        seen = job.heard
         detail = f"{why}: {seen} card(s) reported before; check the launcher and the hand"
         self._latch(Fault("board", detail))
         return self._make_result(job, seen, "stopped", detail, 0)
@@ -410,6 +497,7 @@ class SerialLauncher(Launcher):
                     self._link.request("SAFE")
                 except LauncherError as error:
                     log.warning("could not tell the board to stop: %s", error)
+            self._settler.close()
             self._link.close()
             self._inputs.put(_CLOSE)
             if self._thread is not threading.current_thread():
@@ -424,6 +512,14 @@ class SerialLauncher(Launcher):
             except Exception:
                 log.exception("closing %r failed", closer)
         self._publish()
+
+
+def _reason_for(job: int, status: dict[str, str]) -> str:
+    """The board's reason for `job` from ``STATUS job=<job>``: ``unknown`` if it answered about
+    another run (a firmware that predates ``job=`` reports its last run whatever is asked)."""
+    if status.get("job") != str(job):
+        return "unknown"
+    return status.get("reason", "unknown")
 
 
 def tune_args(profile: PinProfile) -> list[str]:

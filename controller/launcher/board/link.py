@@ -299,6 +299,9 @@ class BoardLink:
 
     def _hello(self, conn: _Connection) -> BoardInfo:
         args = (f"proto={proto.PROTOCOL}", f"min={proto.PROTOCOL_MIN}")
+        # a bare newline first: it ends any partial line the board holds (half a frame from
+        # before a cable pull, a modem probe), which the board then ignores or NAKs
+        self._write(conn, b"\n")
         try:
             given = self.request("HELLO", *args)
         except BoardRefused as error:

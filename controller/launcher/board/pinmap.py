@@ -9,14 +9,22 @@ from __future__ import annotations
 
 from typing import Any
 
+from controller.launcher.board.firmware import make_importable
 from controller.launcher.pins import PinProfile
+
+make_importable()
+from uno_motor import check_pwm_hz  # noqa: E402  (the board's own limits)
 
 
 def board_pins(profile: PinProfile) -> dict[str, Any]:
-    """The firmware's pin map for `profile` (only the parts the board drives)."""
+    """The firmware's pin map for `profile` (only the parts the board drives). Raises
+    ValueError for a PWM frequency the board refuses (it would not start its motor)."""
     pins: dict[str, Any] = {"driver": profile.motor.driver}
     pins.update(dict(profile.motor.lines))
-    pins["pwm_hz"] = 20_000
+    try:
+        pins["pwm_hz"] = check_pwm_hz(profile.motor.pwm_frequency)
+    except ValueError as error:
+        raise ValueError(f"pin profile {profile.name!r}, [motor] pwm_frequency: {error}") from None
     pins["button"] = profile.button.pin
     pins["beam"] = profile.beam.pin
     pins["beam_blocked"] = 0 if profile.beam.blocked == "low" else 1
