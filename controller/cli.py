@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "controller.rules_cli",
     "controller.launcher.cli",
     "controller.run_cli",
+    "controller.db_cli",
 )
 
 
