@@ -61,18 +61,12 @@ def run(args: argparse.Namespace) -> int:
 def _serve(config: Config, demo_table: bool) -> int:
     started = time.monotonic()
     with _opened(config, demo_table) as (service, demo):
-        from waitress.server import create_server
-
         from web_ui.app import create_app
+        from web_ui.server import create_server
 
         app = create_app(service, config, secret_key=_secret(service.store), demo=demo)
         server = create_server(
-            app,
-            host=config.service.host,
-            port=config.service.port,
-            threads=config.service.threads,
-            channel_request_lookahead=1,
-            ident="uno-attack",
+            app, host=config.service.host, port=config.service.port, threads=config.service.threads
         )
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
         addresses = urls(config)
@@ -85,6 +79,7 @@ def _serve(config: Config, demo_table: bool) -> int:
             server.run()
         finally:
             notifier.stopping()
+            server.close()
     return 0
 
 

@@ -181,14 +181,19 @@ class TableService:
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         """The current match's latest records (newest last), for a scoreboard just opened.
         Reads only those records (any thread)."""
-        start = self._match_start
-        if not start:
-            return []
-        records = self.store.latest(self.table_id, limit, since=start)[::-1]
+        records = self.records_after(0, limit)
         return [
             {"seq": r.seq, "kind": r.kind, "actor": r.actor, "at": r.at, "events": r.events}
             for r in records
         ]
+
+    def records_after(self, seq: int, limit: int) -> list[Record]:
+        """The current match's records after `seq`: the newest `limit` of them, oldest first
+        (a reconnecting scoreboard's missed records). Reads only those (any thread)."""
+        start = self._match_start
+        if not start:
+            return []
+        return self.store.latest(self.table_id, limit, since=max(start, seq + 1))[::-1]
 
     # ------------------------------------------------------------------ the owner thread
 
