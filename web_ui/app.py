@@ -11,7 +11,7 @@ from controller.config import Config
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
 
-from . import api, demo_api, errors, launcher_api, pages, security, stream
+from . import api, demo_api, errors, launcher_api, limits, pages, security, stream
 from .settings import TableSettings
 
 
@@ -40,7 +40,9 @@ def create_app(
         # the language the tablet just switched away from.
         SESSION_REFRESH_EACH_REQUEST=False,
         JSON_SORT_KEYS=False,
+        MAX_CONTENT_LENGTH=limits.MAX_BODY,
     )
+    app.json = limits.LimitedJSON(app)
     app.extensions["table"] = table
     app.extensions["settings"] = TableSettings(table.store, config, key)
     app.extensions["demo"] = demo

@@ -1,5 +1,6 @@
 """Domain errors to HTTP, in one place: bad input → 400, a refused action → 409, both with the
-reason as JSON (`{"error": "..."}`), so a tablet can show it."""
+reason as JSON (`{"error": "..."}`), so a tablet can show it. A busy table or an event log that
+cannot be written → 503 (with `Retry-After`), a full disk → 507 "disk full"."""
 
 from __future__ import annotations
 
@@ -8,7 +9,12 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from controller.engine import EngineError, IllegalAction
+from controller.store import StoreError, StoreFull
 from controller.table.codec import BadRequest
+
+from .limits import TooDeep
+
+RETRY_AFTER = "2"  # seconds, on a 503
 
 
 class Forbidden(Exception):
@@ -26,12 +32,16 @@ def register(app: Flask) -> None:
         EngineError: 400,
         Forbidden: 403,
         TooMany: 429,
+        TooDeep: 400,
         TimeoutError: 503,
+        StoreFull: 507,
+        StoreError: 503,
     }
 
     def reply(error: Exception) -> ResponseReturnValue:
         status = next(code for kind, code in statuses.items() if isinstance(error, kind))
-        return jsonify(error=str(error)), status
+        headers = {"Retry-After": RETRY_AFTER} if status == 503 else {}
+        return jsonify(error=str(error)), status, headers
 
     for kind in statuses:
         app.register_error_handler(kind, reply)

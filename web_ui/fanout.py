@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 MAX_STREAMS = 1000
 PER_ADDRESS = 16
 SLOW_BYTES = 256 * 1024  # unsent bytes after which a stream is dropped
+SEND_BUFFER = 64 * 1024  # the kernel's share: past it, unsent bytes wait in the loop and count
 ACK_TIMEOUT = 30  # seconds without the peer acknowledging data: the connection is dead
 RETRY_AFTER = 10  # seconds, in the 503 past MAX_STREAMS
 
@@ -193,8 +194,12 @@ def _answer(status: int, body: dict[str, Any], extra: str = "") -> bytes:
 
 
 def _keepalive(sock: socket.socket) -> None:
-    """Let the kernel find dead peers: unacknowledged data or silent keep-alive probes."""
-    options: list[tuple[int, int, int]] = [(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)]
+    """Let the kernel find dead peers (unacknowledged data, silent keep-alive probes), and
+    keep its send buffer small so a reader that stopped is noticed here."""
+    options = [
+        (socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1),
+        (socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER),
+    ]
     for name, value in (("TCP_USER_TIMEOUT", ACK_TIMEOUT * 1000), ("TCP_KEEPIDLE", 60)):
         if hasattr(socket, name):
             options.append((socket.IPPROTO_TCP, getattr(socket, name), value))

@@ -26,11 +26,11 @@ from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 
 from .fanout import Fanout, Request
+from .limits import MAX_BODY
 from .stream import HEARTBEAT
 
 log = logging.getLogger(__name__)
 
-MAX_BODY = 64 * 1024
 MAX_HEAD = 16 * 1024
 REQUEST_TIMEOUT = 10.0
 CROWDED_TIMEOUT = 2.0
@@ -111,6 +111,7 @@ def create_server(
     with its table's stream loop started. `.run()` serves; `close()` stops both."""
     heartbeat = app.config.get("SSE_HEARTBEAT", HEARTBEAT)
     fanout = Fanout(app.extensions["table"], heartbeat=heartbeat)
+    app.extensions["streams"] = fanout
     connections = min(CONNECTIONS, _file_limit() // 3)
     server = ScoreboardServer(
         app,

@@ -7,6 +7,8 @@ import json
 import os
 from typing import Any
 
+from tests.api.conftest import app, table  # noqa: F401 - a real table and its scoreboard app
+
 SOAK = os.environ.get("UNO_ATTACK_SOAK") == "1"
 
 

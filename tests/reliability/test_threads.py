@@ -58,7 +58,7 @@ def test_threads_no_state_mixes_two_moments(store: Store, launcher: Launcher) ->
             service.clear_fault()
 
     def lift_the_lid() -> None:  # the launcher's input thread reports each change
-        simulator: Any = getattr(launcher, "simulator")
+        simulator: Any = launcher.simulator  # type: ignore[attr-defined]
         while not stop.is_set():
             simulator.open_lid()
             simulator.close_lid()
@@ -71,7 +71,9 @@ def test_threads_no_state_mixes_two_moments(store: Store, launcher: Launcher) ->
                 last = state
                 seen.append((state["seq"], list(state["totals"])))
 
-    helpers = [threading.Thread(target=f) for f in (clear_faults, clear_faults, lift_the_lid, watch)]
+    helpers = [
+        threading.Thread(target=f) for f in (clear_faults, clear_faults, lift_the_lid, watch)
+    ]
     for helper in helpers:
         helper.start()
     sub = service.hub.subscribe()
