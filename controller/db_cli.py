@@ -68,22 +68,33 @@ def problems(path: Path) -> tuple[int, list[str]]:
             found = [] if found == ["ok"] else found
             count = int(db.execute("SELECT COUNT(*) FROM log").fetchone()[0])
             found += [f"record {seq}: unreadable JSON" for (seq,) in db.execute(UNREADABLE)]
-            if db.execute("SELECT 1 FROM sqlite_master WHERE name = 'set_aside'").fetchone():
-                rows = db.execute("SELECT seq, reason FROM set_aside ORDER BY seq")
-                found += [f"record {seq} was set aside: {why}" for seq, why in rows]
     finally:
         db.close()
     return count, found
+
+
+def set_aside(path: Path) -> list[str]:
+    """The records set aside so far (kept in the file's `set_aside` table), one line each."""
+    db = open_read_only(path)
+    try:
+        with faults(path):
+            if not db.execute("SELECT 1 FROM sqlite_master WHERE name = 'set_aside'").fetchone():
+                return []
+            rows = db.execute("SELECT seq, reason FROM set_aside ORDER BY seq").fetchall()
+    finally:
+        db.close()
+    return [f"record {seq} was set aside: {why}" for seq, why in rows]
 
 
 def run_check(args: argparse.Namespace) -> int:
     path = log_path(args)
     try:
         count, found = problems(path)
+        notes = set_aside(path)
     except StoreError as error:
         print(f"uno-attack db check: error: {error}", file=sys.stderr)
         return error.status
-    for line in found:
+    for line in notes + found:
         print(f"{path}: {line}")
     if found:
         print(f"{path}: {len(found)} problem(s) in {count} records", file=sys.stderr)

@@ -48,11 +48,23 @@ class Flood:
     on each half-open request (what keeps an idle timer from firing)."""
 
     def __init__(self, port: int, streams: int, slow: int) -> None:
-        source = addresses()
+        self._source = addresses()
         self.port = port
-        self.streams = [open_stream(port, next(source)) for _ in range(streams)]
-        self.slow = [open_slowloris(port, next(source)) for _ in range(slow)]
+        self.streams = [open_stream(port, next(self._source)) for _ in range(streams)]
+        self.slow = [open_slowloris(port, next(self._source)) for _ in range(slow)]
+        self.reopened = 0
         self._stop = threading.Event()
+
+    def refill(self) -> None:
+        """Replace the half-open requests the server cut off (an attacker keeps trying)."""
+        for i, sock in enumerate(self.slow):
+            if closed_by_peer(sock):
+                sock.close()
+                try:
+                    self.slow[i] = open_slowloris(self.port, next(self._source))
+                    self.reopened += 1
+                except OSError:
+                    pass
 
     def trickle(self) -> int:
         """Send a byte on every half-open request; how many were still open."""
@@ -65,10 +77,12 @@ class Flood:
                 pass
         return alive
 
-    def trickle_every(self, seconds: float) -> None:
+    def trickle_every(self, seconds: float, *, refill: bool = False) -> None:
         def run() -> None:
             while not self._stop.wait(seconds):
                 self.trickle()
+                if refill:
+                    self.refill()
 
         threading.Thread(target=run, daemon=True).start()
 
