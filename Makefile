@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint typecheck pytest bench clean venv chromium firmware-deploy install uninstall
+.PHONY: run test soak lint typecheck pytest bench clean venv chromium firmware-deploy install uninstall
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 CHROMIUM := /usr/bin/chromium
@@ -35,6 +35,11 @@ pytest: $(VENV)/.test
 
 bench: $(VENV)/.bench
 	$(PY) -m benchmarks
+
+# The reliability suite's long versions (kill -9 loop, floods, thread stress): each test prints
+# one JSON line with what it measured.
+soak: $(VENV)/.test
+	UNO_ATTACK_SOAK=1 $(PY) -m pytest tests/reliability -q -s --timeout 1800
 
 # Copy firmware/ to the Pico launcher board (MicroPython already flashed; firmware/README.md).
 # PORT=/dev/ttyACM0 picks the port, PROFILE=pico writes board.json from a pin profile.

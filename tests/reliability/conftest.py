@@ -19,5 +19,5 @@ def scale(short: int, long: int) -> int:
 
 def report(name: str, **figures: Any) -> None:
     """One JSON line for the soak run (silent in `make test`)."""
-    if SOAK:
-        print(json.dumps({"name": name, **figures}), flush=True)
+    if SOAK:  # on a line of its own, after pytest's progress dots
+        print("\n" + json.dumps({"name": name, **figures}), flush=True)
