@@ -40,9 +40,8 @@ def create_app(
         # the language the tablet just switched away from.
         SESSION_REFRESH_EACH_REQUEST=False,
         JSON_SORT_KEYS=False,
-        MAX_CONTENT_LENGTH=limits.MAX_BODY,
     )
-    app.json = limits.LimitedJSON(app)
+    limits.install(app)
     app.extensions["table"] = table
     app.extensions["settings"] = TableSettings(table.store, config, key)
     app.extensions["demo"] = demo

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
 
 MAX_BODY = 64 * 1024
@@ -47,3 +48,17 @@ class LimitedJSON(DefaultJSONProvider):
         if depth(s) > MAX_DEPTH:
             raise TooDeep(f"the JSON nests deeper than {MAX_DEPTH} levels")
         return super().loads(s, **kwargs)
+
+
+def install(app: Flask) -> None:
+    """Every request: a body over MAX_BODY is a 413, JSON nested too deeply a 400, whatever
+    the endpoint does with it (or before it refuses for another reason)."""
+    app.config["MAX_CONTENT_LENGTH"] = MAX_BODY
+    app.json = LimitedJSON(app)
+
+    @app.before_request
+    def check_body() -> None:
+        if request.content_length or request.headers.get("Transfer-Encoding"):
+            data = request.get_data(cache=True)  # 413 past MAX_CONTENT_LENGTH
+            if request.is_json and depth(data) > MAX_DEPTH:
+                raise TooDeep(f"the JSON nests deeper than {MAX_DEPTH} levels")

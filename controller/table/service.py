@@ -128,7 +128,7 @@ class TableService:
         *,
         actor: str = "tablet",
         idem_key: str | None = None,
-        timeout: float = COMMAND_TIMEOUT,
+        timeout: float | None = None,
     ) -> Record:
         """Apply `command` on the owner thread; return the committed record. Raises BadRequest
         or IllegalAction (nothing changed) like the session does, TableBusy after `timeout`."""
@@ -150,11 +150,12 @@ class TableService:
         assert threading.current_thread() is self._thread, "only on the owner thread"
         return self._execute(command, actor, None)
 
-    def call(self, function: Callable[[], Any], *, timeout: float = COMMAND_TIMEOUT) -> Any:
+    def call(self, function: Callable[[], Any], *, timeout: float | None = None) -> Any:
         """Run `function` on the owner thread and return its result (or raise its error).
 
         After `timeout` seconds a job that has not started is cancelled, so it never runs
         later; one already running finishes, and the TableBusy message says so."""
+        timeout = COMMAND_TIMEOUT if timeout is None else timeout
         job = _Job(function)
         self._inbox.put(job)
         try:
