@@ -143,7 +143,9 @@ class Fanout:
             while await reader.read(4096):
                 pass  # a stream's client has nothing to say; EOF means it went away
         except (OSError, asyncio.CancelledError):
-            pass
+            pass  # the tablet went away, or the server is stopping
+        except Exception:  # e.g. the log could not be read: this stream ends, the others go on
+            log.exception("event stream to %s failed", request.address)
         finally:
             self.streams = {s: None for s in self.streams if s.writer is not writer}
             writer.close()
