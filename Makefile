@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test test-busy lint typecheck pytest bench clean venv chromium firmware-deploy firmware-test install uninstall
+.PHONY: run test test-busy soak lint typecheck pytest bench clean venv chromium firmware-deploy firmware-test install uninstall
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 CHROMIUM := /usr/bin/chromium
@@ -48,6 +48,11 @@ bench: $(VENV)/.bench
 # runs them too, one pytest item each.
 firmware-test: $(VENV)/.test
 	$(VENV)/bin/micropython tests/firmware/mpy/run.py firmware
+
+# The reliability suite's long versions (kill -9 loop, floods, thread stress): each test prints
+# one JSON line with what it measured.
+soak: $(VENV)/.test
+	UNO_ATTACK_SOAK=1 $(PY) -m pytest tests/reliability -q -s --timeout 1800
 
 # Copy firmware/ to the Pico launcher board (MicroPython already flashed; firmware/README.md).
 # PORT=/dev/ttyACM0 picks the port, PROFILE=pico writes board.json from a pin profile.

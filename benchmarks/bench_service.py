@@ -24,8 +24,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from waitress.server import create_server
-
 from benchmarks.latency import latency_line
 from controller.config import Config
 from controller.launcher import ScriptedPolicy, open_launcher
@@ -33,6 +31,7 @@ from controller.launcher.sim import SimOptions
 from controller.store import Store
 from controller.table.service import TableService
 from web_ui.app import create_app
+from web_ui.server import create_server, serve_in_thread
 
 CLIENTS = 10
 SETUP = {"players": ["Ann", "Bob", "Cy", "Di"], "game": "attack", "first_dealer": 3, "seed": 1}
@@ -90,12 +89,10 @@ def serving(launcher: Any = None, policy: Any = None) -> Iterator[tuple[TableSer
         store = Store(Path(data) / "uno-attack.db")
         table = TableService(store, launcher=launcher, policy=policy).start()
         app = create_app(table, Config(), secret_key="bench")
-        server = create_server(app, host="127.0.0.1", port=0, threads=32,
-                               channel_request_lookahead=1)  # fmt: skip
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
+        server = create_server(app, host="127.0.0.1", port=0, threads=32)
+        serve_in_thread(server)
         try:
-            yield table, int(server.effective_port)  # type: ignore[union-attr]
+            yield table, int(server.effective_port)
         finally:
             logging.getLogger("waitress").setLevel(logging.CRITICAL)  # streams cut at shutdown
             server.close()

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "controller.rules_cli",
     "controller.launcher.cli",
     "controller.run_cli",
+    "controller.db_cli",
 )
 
 
@@ -51,5 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # `python -m controller.cli`: the importable module's main, so that
+    from controller.cli import main as imported_main  # its UsageError is the one raised
+
+    sys.exit(imported_main())

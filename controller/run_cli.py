@@ -12,6 +12,7 @@ import logging
 import secrets
 import signal
 import socket
+import sys
 import time
 from dataclasses import replace
 from typing import Any
@@ -19,12 +20,12 @@ from typing import Any
 from controller.cli import UsageError
 from controller.config import Config, load_config
 from controller.launcher import LauncherError
-from controller.launcher.errors import PinProfileError as ConfigError
 from controller.launcher.guard import open_guarded
 from controller.sdnotify import Notifier, Watchdog, watchdog_interval
+from controller.sections import ConfigError
 from controller.stops import FILE as STOP_FILE
 from controller.stops import last_stop
-from controller.store import Store, StoreError
+from controller.store import FILE_NAME, Store, StoreError
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
 
@@ -53,20 +54,22 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     config = _config(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
-    started = time.monotonic()
-    with _opened(config, args.demo) as (service, demo):
-        from waitress.server import create_server
+    try:
+        return _serve(config, args.demo)
+    except StoreError as error:  # one line naming the file and what to do; no restart loop
+        print(f"uno-attack run: error: {error}", file=sys.stderr, flush=True)
+        return error.status
 
+
+def _serve(config: Config, demo_table: bool) -> int:
+    started = time.monotonic()
+    with _opened(config, demo_table) as (service, demo):
         from web_ui.app import create_app
+        from web_ui.server import create_server
 
         app = create_app(service, config, secret_key=_secret(service.store), demo=demo)
         server = create_server(
-            app,
-            host=config.service.host,
-            port=config.service.port,
-            threads=config.service.threads,
-            channel_request_lookahead=1,
-            ident="uno-attack",
+            app, host=config.service.host, port=config.service.port, threads=config.service.threads
         )
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
         addresses = urls(config)
@@ -78,6 +81,7 @@ def run(args: argparse.Namespace) -> int:
             server.run()
         finally:
             notifier.stopping()
+            server.close()
     return 0
 
 
@@ -164,10 +168,9 @@ class _opened:
 
     def _open(self) -> tuple[TableService, DemoTable | None]:
         config = self.config
-        try:
-            store = Store(config.data_path / "uno-attack.db")
-        except (StoreError, OSError) as error:
-            raise UsageError(f"cannot open the event log: {error}") from None
+        # Only the demo makes its data directory: a missing one elsewhere is a disk that
+        # was not mounted, and starting an empty log there would hide the real one.
+        store = Store(config.data_path / FILE_NAME, create_dir=self.demo)
         self.closers.append(store.close)
         launcher = None
         if config.launcher.backend != "none":

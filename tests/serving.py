@@ -9,14 +9,13 @@ from typing import Any
 
 
 def serve(app: Any, port: int = 0, threads: int = 16) -> tuple[str, Callable[[], None]]:
-    """Serve `app` with waitress in a thread (on a free port unless given); return its URL and
-    a stopper."""
+    """Serve `app` as `uno-attack run` does (waitress, and the event loop for the streams) in
+    a thread, on a free port unless given; return its URL and a stopper."""
     from waitress import wasyncore
-    from waitress.server import create_server
 
-    server = create_server(
-        app, host="127.0.0.1", port=port, threads=threads, channel_request_lookahead=1
-    )
+    from web_ui.server import create_server
+
+    server = create_server(app, host="127.0.0.1", port=port, threads=threads)
     stopping = threading.Event()
 
     def run() -> None:

@@ -32,39 +32,33 @@ def service() -> TableService:
     return current_app.extensions["table"]  # type: ignore[no-any-return]
 
 
-MAX_DEPTH = 32
-
-
 def body() -> dict[str, Any]:
-    """The request's JSON object, checked: not too deep, no unpaired surrogates."""
+    """The request's JSON object, checked: no unpaired surrogates (its size and depth were
+    checked before any endpoint ran: `limits`)."""
     if not request.is_json:
         raise BadRequest("send a JSON object (Content-Type: application/json)")
     try:
         data = json.loads(request.get_data(cache=True))
-    except RecursionError:
-        raise BadRequest(f"JSON nested deeper than {MAX_DEPTH} levels") from None
     except ValueError as error:  # not JSON, or not UTF-8
         raise BadRequest(f"not valid JSON: {error}") from None
     if not isinstance(data, dict):
         raise BadRequest("send a JSON object")
-    _check_json(data)
+    _check_text(data)
     return data
 
 
-def _check_json(data: object) -> None:
-    """Walk the document without recursion: refuse deep nesting and text that is not valid
-    Unicode (a lone surrogate would break every later answer that shows it)."""
-    pending: list[tuple[object, int]] = [(data, 1)]
+def _check_text(data: object) -> None:
+    """Walk the document without recursion: refuse text that is not valid Unicode (a lone
+    surrogate would break every later answer that shows it)."""
+    pending: list[object] = [data]
     while pending:
-        value, depth = pending.pop()
-        if depth > MAX_DEPTH:
-            raise BadRequest(f"JSON nested deeper than {MAX_DEPTH} levels")
+        value = pending.pop()
         if isinstance(value, str) and not _valid_text(value):
             raise BadRequest("text must be valid Unicode (no unpaired surrogates)")
         if isinstance(value, dict):
-            pending += [(k, depth) for k in value] + [(v, depth + 1) for v in value.values()]
+            pending += [*value, *value.values()]
         elif isinstance(value, list):
-            pending += [(item, depth + 1) for item in value]
+            pending += value
 
 
 def _valid_text(text: str) -> bool:

@@ -11,7 +11,7 @@ from controller.config import Config
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
 
-from . import api, demo_api, errors, launcher_api, pages, security, stream
+from . import api, demo_api, errors, launcher_api, limits, pages, security, stream
 from .settings import TableSettings
 
 
@@ -41,6 +41,7 @@ def create_app(
         SESSION_REFRESH_EACH_REQUEST=False,
         JSON_SORT_KEYS=False,
     )
+    limits.install(app)
     app.extensions["table"] = table
     app.extensions["settings"] = TableSettings(table.store, config, key)
     app.extensions["demo"] = demo

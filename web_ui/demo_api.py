@@ -3,6 +3,8 @@ back. The virtual launcher button is `POST /api/launcher/press`."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
@@ -26,7 +28,20 @@ def demo() -> DemoTable:
 @bp.get("")
 def info() -> ResponseReturnValue:
     table = current_app.extensions.get("demo")
-    return jsonify(demo=table is not None, humans=sorted(table.humans) if table else [])
+    if table is None:
+        return jsonify(demo=False, humans=[])
+    return jsonify(demo=True, humans=on_owner(table, lambda: None))
+
+
+def on_owner(table: DemoTable, change: Callable[[], None]) -> list[int]:
+    """Change the seats on the table's owner thread (where the bots read them); the seats
+    people play afterwards."""
+
+    def run() -> list[int]:
+        change()
+        return sorted(table.humans)
+
+    return table.service.call(run)  # type: ignore[no-any-return]
 
 
 def _seat() -> int:
@@ -39,14 +54,12 @@ def _seat() -> int:
 @bp.post("/seat")
 @security.needs_pin
 def take_seat() -> ResponseReturnValue:
-    table = demo()
-    table.take_seat(_seat())
-    return jsonify(humans=sorted(table.humans))
+    table, seat = demo(), _seat()
+    return jsonify(humans=on_owner(table, lambda: table.take_seat(seat)))
 
 
 @bp.post("/leave")
 @security.needs_pin
 def leave_seat() -> ResponseReturnValue:
-    table = demo()
-    table.leave_seat(_seat())
-    return jsonify(humans=sorted(table.humans))
+    table, seat = demo(), _seat()
+    return jsonify(humans=on_owner(table, lambda: table.leave_seat(seat)))

@@ -1,6 +1,7 @@
 """Domain errors to HTTP, in one place: bad input → 400, a refused action → 409, a missing
-right → 403, too many wrong guesses → 429 (with `Retry-After`), all with the reason as JSON
-(`{"error": "..."}`), so a tablet can show it."""
+right → 403, too many wrong guesses → 429 (with `Retry-After`), a busy table or an event log that
+cannot be written → 503 (with `Retry-After`), a full disk → 507 "disk full"; all with the reason
+as JSON (`{"error": "..."}`), so a tablet can show it."""
 
 from __future__ import annotations
 
@@ -9,7 +10,12 @@ from flask.typing import ResponseReturnValue
 from werkzeug.exceptions import HTTPException
 
 from controller.engine import EngineError, IllegalAction
+from controller.store import StoreError, StoreFull
 from controller.table.codec import BadRequest
+
+from .limits import TooDeep
+
+RETRY_AFTER = "2"  # seconds, on a 503
 
 
 class Forbidden(Exception):
@@ -31,12 +37,19 @@ def register(app: Flask) -> None:
         EngineError: 400,
         Forbidden: 403,
         TooMany: 429,
+        TooDeep: 400,
         TimeoutError: 503,
+        StoreFull: 507,
+        StoreError: 503,
     }
 
     def reply(error: Exception) -> ResponseReturnValue:
         status = next(code for kind, code in statuses.items() if isinstance(error, kind))
-        headers = {"Retry-After": str(error.retry_after)} if isinstance(error, TooMany) else {}
+        headers: dict[str, str] = {}
+        if isinstance(error, TooMany):
+            headers["Retry-After"] = str(error.retry_after)
+        elif status == 503:
+            headers["Retry-After"] = RETRY_AFTER
         return jsonify(error=str(error)), status, headers
 
     for kind in statuses:

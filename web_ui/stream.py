@@ -2,9 +2,13 @@
 
 A new stream gets the whole state first (`event: snapshot`), then every logged record as it
 is committed (`event: record`, `id:` = its sequence number), launcher status changes and
-notices. A tablet that reconnects with `Last-Event-ID` first receives the records it missed
-from the log, then a fresh snapshot. A comment line every few seconds keeps the connection
-alive and lets the server notice a tablet that went away.
+notices. A tablet that reconnects with `Last-Event-ID` (or `?last=`) first receives the
+records of the current match it missed (the latest `MISSED` of them at most), then a fresh
+snapshot. A comment line every few seconds keeps the connection alive and lets the server
+notice a tablet that went away.
+
+The served streams run in `fanout.py` (one event loop for all of them, no thread each); this
+Flask view is the same protocol for a server without that loop (Flask's test client).
 """
 
 from __future__ import annotations
@@ -22,14 +26,35 @@ from controller.table.service import TableService
 bp = Blueprint("stream", __name__)
 
 HEARTBEAT = 10.0
+MISSED = 200  # records resent to a reconnecting tablet at most; the snapshot covers the rest
+RETRY = "retry: 2000\n"
 
 
 def frame(message: Message) -> str:
+    """One SSE message. The JSON is ASCII-only: no stored text can break the stream."""
     lines = [] if message.seq is None else [f"id: {message.seq}"]
     lines.append(f"event: {message.event}")
-    # ASCII escapes: stored text that is not valid Unicode (an old lone surrogate) still streams.
     lines.append("data: " + json.dumps(message.data, separators=(",", ":")))
     return "\n".join(lines) + "\n\n"
+
+
+def parse_last(raw: str | None) -> int | None:
+    """`Last-Event-ID` (or `?last=`): a sequence number, or None when absent."""
+    return whole_number(raw, "Last-Event-ID (or ?last=)", 2**63 - 1) if raw else None
+
+
+def opening(table: TableService, last: int | None) -> tuple[list[str], int]:
+    """What a new stream sends first (missed records, then the snapshot), and the last seq
+    it covers: later messages at or below it are not sent again."""
+    frames, sent = [], last or 0
+    if last is not None:
+        for record in table.records_after(last, MISSED):
+            data = {"seq": record.seq, "kind": record.kind, "events": record.events}
+            frames.append(frame(Message("record", data, record.seq)))
+            sent = record.seq
+    state = table.snapshot()
+    frames.append(RETRY + frame(Message("snapshot", state)))
+    return frames, max(sent, state.get("seq", 0))
 
 
 @bp.get("/api/events")
@@ -37,7 +62,7 @@ def events() -> Response:
     table: TableService = current_app.extensions["table"]
     heartbeat = current_app.config.get("SSE_HEARTBEAT", HEARTBEAT)
     gone = request.environ.get("waitress.client_disconnected", lambda: False)
-    last = _last_event_id()
+    last = parse_last(request.headers.get("Last-Event-ID") or request.args.get("last"))
     subscription = table.hub.subscribe()
     return Response(
         _stream(table, subscription, last, heartbeat, gone),
@@ -46,24 +71,12 @@ def events() -> Response:
     )
 
 
-def _last_event_id() -> int | None:
-    raw = request.headers.get("Last-Event-ID") or request.args.get("last", "")
-    return whole_number(raw, "Last-Event-ID (or ?last=)", 2**63 - 1) if raw else None
-
-
 def _stream(
     table: TableService, sub: Subscription, last: int | None, heartbeat: float, gone: Any
 ) -> Iterator[str]:
     try:
-        sent = last or 0
-        if last is not None:
-            for record in table.store.records(table.table_id, after=last):
-                data = {"seq": record.seq, "kind": record.kind, "events": record.events}
-                yield frame(Message("record", data, record.seq))
-                sent = record.seq
-        state = table.snapshot()
-        sent = max(sent, state.get("seq", 0))
-        yield "retry: 2000\n" + frame(Message("snapshot", state))
+        frames, sent = opening(table, last)
+        yield from frames
         while not gone():
             message = sub.get(timeout=heartbeat)
             if message is None:

@@ -2,12 +2,15 @@
 
 `publish` never blocks the owner thread: each subscriber has a bounded queue, and a subscriber
 that falls that far behind is dropped (its tablet reconnects and resumes from the event log).
+A listener (`listen`) is called with each message instead: the web server's stream loop hands
+it on to its own thread at once.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -44,6 +47,17 @@ class Hub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._subscribers: list[Subscription] = []
+        self._listeners: list[Callable[[Message], None]] = []
+
+    def listen(self, listener: Callable[[Message], None]) -> None:
+        """Call `listener(message)` on every publish, on the publishing thread: be quick."""
+        with self._lock:
+            self._listeners.append(listener)
+
+    def unlisten(self, listener: Callable[[Message], None]) -> None:
+        with self._lock:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
 
     def subscribe(self) -> Subscription:
         subscription = Subscription()
@@ -58,7 +72,9 @@ class Hub:
 
     def publish(self, message: Message) -> None:
         with self._lock:
-            subscribers = list(self._subscribers)
+            subscribers, listeners = list(self._subscribers), list(self._listeners)
+        for listener in listeners:
+            listener(message)
         for subscription in subscribers:
             try:
                 subscription.messages.put_nowait(message)

@@ -17,14 +17,15 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.engine import IllegalAction, Press
+from controller.engine import EngineError, IllegalAction, Press
 from controller.engine.autoplay import remaining_for_press
 from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus, handle_press
 from controller.launcher.policy import EjectPolicy, Policy, load_profile
-from controller.store import Record, Store
+from controller.store import Record, Store, StoreError
 
 from .codec import BadRequest, action_to_dict
 from .hub import Hub, Message
@@ -35,6 +36,16 @@ log = logging.getLogger(__name__)
 UNDOABLE = frozenset({"action", "round"})
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 TICK = 0.25  # seconds: how often an idle owner thread wakes (watchdog, demo pace)
+COMMAND_TIMEOUT = 15.0  # seconds a tablet's command may wait for the owner thread
+
+
+class TableBusy(TimeoutError):
+    """The owner thread did not answer in time (HTTP 503). The message says whether the
+    command was dropped unrun or is still running (its outcome then found by its key)."""
+
+    def __init__(self, message: str, *, running: bool) -> None:
+        super().__init__(message)
+        self.running = running
 
 
 @dataclass
@@ -81,12 +92,14 @@ class TableService:
         self._inbox: queue.Queue[_Job | None] = queue.Queue()
         self._snapshot: dict[str, Any] = {}
         self._seq = 0
-        self._match_seq: int = 0  # the current match's setup record: its seq and stored key
-        self._match_key: str | None = None
+        self._match_start = 0  # seq of the current match's set-up
+        self._match: list[Record] = []  # the current match's records, undone ones included
         self._stopping = threading.Event()
         self._finger = threading.Lock()
         self._shown_colour: str | None = None
         self._launcher_view = LauncherView("none" if launcher is None else "ready")
+        self._status_lock = threading.Lock()
+        self._status: tuple[LauncherStatus, Fault | None] | None = None  # not shown yet
         self._thread = threading.Thread(target=self._loop, name=f"table-{table_id}", daemon=True)
         self._rebuild()
         self._runs: dict[int, tuple[Any, int]] = {}  # id(result) -> (result, seat): see _settle
@@ -119,11 +132,21 @@ class TableService:
         *,
         actor: str = "tablet",
         idem_key: str | None = None,
-        timeout: float = 60.0,
+        timeout: float | None = None,
     ) -> Record:
         """Apply `command` on the owner thread; return the committed record. Raises BadRequest
-        or IllegalAction (nothing changed) like the session does."""
-        record: Record = self.call(lambda: self._execute(command, actor, idem_key), timeout=timeout)
+        or IllegalAction (nothing changed) like the session does, TableBusy after `timeout`."""
+        try:
+            record: Record = self.call(
+                lambda: self._execute(command, actor, idem_key), timeout=timeout
+            )
+        except TableBusy as busy:
+            if not busy.running:
+                raise
+            later = "send it again with the same key to learn its outcome" if idem_key else (
+                "its outcome will show on the scoreboard"
+            )  # fmt: skip
+            raise TableBusy(f"{busy}: {later}", running=True) from None
         return record
 
     def run_now(self, command: dict[str, Any], *, actor: str) -> Record:
@@ -131,11 +154,26 @@ class TableService:
         assert threading.current_thread() is self._thread, "only on the owner thread"
         return self._execute(command, actor, None)
 
-    def call(self, function: Callable[[], Any], *, timeout: float = 60.0) -> Any:
-        """Run `function` on the owner thread and return its result (or raise its error)."""
+    def call(self, function: Callable[[], Any], *, timeout: float | None = None) -> Any:
+        """Run `function` on the owner thread and return its result (or raise its error).
+
+        After `timeout` seconds a job that has not started is cancelled, so it never runs
+        later; one already running finishes, and the TableBusy message says so."""
+        timeout = COMMAND_TIMEOUT if timeout is None else timeout
         job = _Job(function)
         self._inbox.put(job)
-        return job.done.result(timeout)
+        try:
+            return job.done.result(timeout)
+        except FutureTimeout:
+            if job.done.cancel():
+                raise TableBusy(
+                    f"the table was busy for {timeout:g} s: the command was not applied, "
+                    "send it again",
+                    running=False,
+                ) from None
+            raise TableBusy(
+                f"the table is still working on the command after {timeout:g} s", running=True
+            ) from None
 
     def post(self, function: Callable[[], Any]) -> None:
         """Run `function` on the owner thread later, without waiting."""
@@ -146,12 +184,21 @@ class TableService:
         return self._snapshot
 
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
-        """The current match's latest records (newest last), for a scoreboard just opened."""
-        records = self._current_records()[-limit:]
+        """The current match's latest records (newest last), for a scoreboard just opened.
+        Reads only those records (any thread)."""
+        records = self.records_after(0, limit)
         return [
             {"seq": r.seq, "kind": r.kind, "actor": r.actor, "at": r.at, "events": r.events}
             for r in records
         ]
+
+    def records_after(self, seq: int, limit: int) -> list[Record]:
+        """The current match's records after `seq`: the newest `limit` of them, oldest first
+        (a reconnecting scoreboard's missed records). Reads only those (any thread)."""
+        start = self._match_start
+        if not start:
+            return []
+        return self.store.latest(self.table_id, limit, since=max(start, seq + 1))[::-1]
 
     # ------------------------------------------------------------------ the owner thread
 
@@ -169,10 +216,12 @@ class TableService:
 
     @staticmethod
     def _run(job: _Job) -> None:
+        if not job.done.set_running_or_notify_cancel():
+            return  # its caller gave up waiting: it must not run behind their back
         try:
             job.done.set_result(job.run())
         except Exception as error:  # handed to the caller, who decides what it means
-            if not isinstance(error, BadRequest | IllegalAction):
+            if not isinstance(error, BadRequest | IllegalAction | StoreError):
                 log.exception("table job failed")
             job.done.set_exception(error)
 
@@ -181,7 +230,7 @@ class TableService:
             done = self._done_before(command, idem_key)
             if done is not None:
                 return done
-            idem_key = f"m{self._match_seq}:{idem_key}"
+            idem_key = f"m{self._match_start}:{idem_key}"
         kind = command.get("type")
         if kind == "setup":
             return self._setup(command, actor, idem_key)
@@ -198,9 +247,10 @@ class TableService:
     def _done_before(self, command: dict[str, Any], key: str) -> Record | None:
         """The record this tap's key already made in this match (a retry), or None. A key
         reused for a different command is refused: it would silently drop that command."""
-        done = self.store.find(self.table_id, f"m{self._match_seq}:{key}")
-        if done is None and (self._match_key or "").partition(":")[2] == key:
-            done = self.store.find(self.table_id, str(self._match_key))  # this match's setup
+        done = self.store.find(self.table_id, f"m{self._match_start}:{key}")
+        setup_key = (self._match[0].idem_key if self._match else None) or ""
+        if done is None and setup_key.partition(":")[2] == key:
+            done = self.store.find(self.table_id, setup_key)  # this match's setup
         if done is not None and not self._same_command(done, command):
             raise IllegalAction(
                 f"the key {key!r} was already used for another command ({done.kind}): "
@@ -231,7 +281,7 @@ class TableService:
         events = [{"type": "MatchStarted", "players": list(setup.players)}]
         record = self._log("setup", command, events, actor, idem_key)
         self.session, self._policy = session, self._fixed_policy
-        self._match_seq, self._match_key = record.seq, record.idem_key
+        self._match_start, self._match = record.seq, [record]
         return self._publish(record)
 
     def _undo(self, actor: str, idem_key: str | None) -> Record:
@@ -239,12 +289,13 @@ class TableService:
         command = {"type": "undo", "seq": target.seq}
         events = [{"type": "Undone", "seq": target.seq, "undone": target.command}]
         record = self._log("undo", command, events, actor, idem_key)
-        self._rebuild()
+        self._replay()
         return self._publish(record)
 
     def _undo_target(self) -> Record:
+        """The latest step not undone yet (from memory: no reading of the log)."""
         undone = set()
-        for record in reversed(self._current_records()):
+        for record in reversed(self._match):
             if record.kind == "undo":
                 undone.add(record.command["seq"])
             elif record.seq not in undone:
@@ -264,12 +315,14 @@ class TableService:
         """Commit the record. If that fails, the in-memory table is rebuilt from the log, so it
         never shows what was not recorded."""
         try:
-            return self.store.append(
+            record = self.store.append(
                 self.table_id, kind, command, events, actor=actor, idem_key=idem_key
             )
         except Exception:
-            self._rebuild()
+            self._replay()
             raise
+        self._match.append(record)
+        return record
 
     def _publish(self, record: Record) -> Record:
         self._seq = record.seq
@@ -302,25 +355,39 @@ class TableService:
 
     # ------------------------------------------------------------------ rebuilding
 
-    def _current_records(self) -> list[Record]:
-        records = self.store.records(self.table_id)
-        starts = [i for i, record in enumerate(records) if record.kind == "setup"]
-        return records[starts[-1] :] if starts else []
-
     def _rebuild(self) -> None:
-        """Replay the current match's records (undone ones left out) into a fresh session."""
-        records = self._current_records()
+        """Read the current match's records (only those) from the log and replay them."""
+        start = self.store.match_start(self.table_id)
+        self._match_start = start
+        records = self.store.records(self.table_id, after=start - 1) if start else []
+        self._match = records
         self._seq = records[-1].seq if records else 0
-        self._match_seq = records[0].seq if records else 0
-        self._match_key = records[0].idem_key if records else None
-        undone = {r.command["seq"] for r in records if r.kind == "undo"}
-        session = None
-        for record in records:
-            if record.kind == "setup":
-                session = TableSession(TableSetup.from_dict(record.command["setup"]))
-            elif record.kind != "undo" and record.seq not in undone and session is not None:
-                session.apply(record.command)
-        self.session = session
+        self.session = self._session(records[0] if records else None)
+        self._replay()
+
+    def _session(self, setup: Record | None) -> TableSession | None:
+        if setup is None:
+            return None
+        try:
+            return TableSession(TableSetup.from_dict(setup.command.get("setup")))
+        except (BadRequest, IllegalAction) as error:
+            self.store.set_aside(setup.seq, f"its set-up is refused: {error}")
+            return None
+
+    def _replay(self) -> None:
+        """Rebuild the session from the current match's records in memory, undone ones left
+        out. A record the rules now refuse is set aside (with a warning), never a stop."""
+        if self.session is not None:
+            self.session = TableSession(self.session.setup)
+        undone = {r.command.get("seq") for r in self._match if r.kind == "undo"}
+        for record in list(self._match):
+            if record.kind in ("setup", "undo") or record.seq in undone or self.session is None:
+                continue
+            try:
+                self.session.apply(record.command)
+            except (BadRequest, IllegalAction, EngineError) as error:
+                self.store.set_aside(record.seq, f"the rules refuse it on replay: {error}")
+                self._match.remove(record)
         self._refresh()
 
     # ------------------------------------------------------------------ the launcher
@@ -370,13 +437,19 @@ class TableService:
             simulator.press()
 
     def clear_fault(self) -> None:
-        """A person cleared the jam or refilled the launcher."""
+        """A person cleared the jam or refilled the launcher (any thread)."""
+        self.call(self._clear_fault)
+
+    def _clear_fault(self) -> None:
         if self.launcher is None:
             raise IllegalAction("this table has no launcher")
         self.launcher.clear_fault()
 
     def deal_by_launcher(self) -> None:
-        """Deal every hand with the launcher, one player after another (on the owner thread)."""
+        """Deal every hand with the launcher, one player after another (any thread)."""
+        self.call(self._deal_by_launcher)
+
+    def _deal_by_launcher(self) -> None:
         if self.launcher is None:
             raise IllegalAction("this table has no launcher: deal by hand")
         game = self.session.game if self.session else None
@@ -449,6 +522,21 @@ class TableService:
         return self._policy
 
     def _on_launcher_status(self, status: LauncherStatus, fault: Fault | None) -> None:
+        """Launcher threads hand the change to the owner thread, which shows it. Changes that
+        come faster than it shows them are merged: the latest one wins."""
+        with self._status_lock:
+            posted, self._status = self._status is not None, (status, fault)
+        if threading.current_thread() is self._thread:
+            self._launcher_changed()
+        elif not posted:
+            self.post(self._launcher_changed)
+
+    def _launcher_changed(self) -> None:
+        with self._status_lock:
+            latest, self._status = self._status, None
+        if latest is None:
+            return
+        status, fault = latest
         view = self._launcher_view
         detail = None if fault is None else f"{fault.kind}: {fault.detail}"
         self._launcher_view = LauncherView(status.value, detail, view.tension, view.last)

@@ -72,7 +72,7 @@ def start(port: int, data: Path) -> subprocess.Popen[bytes]:
 
 @pytest.fixture
 def service_dir(tmp_path: Path) -> Iterator[Path]:
-    yield tmp_path / "data"
+    yield tmp_path
 
 
 def play_until_killed(tablet: Client, acknowledged: list[tuple[int, dict[str, Any]]]) -> None:

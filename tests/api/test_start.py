@@ -20,6 +20,7 @@ def start(tmp_path: Path, config: str, service: str) -> str:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     path = tmp_path / "uno.toml"
+    (tmp_path / "data").mkdir()  # an operator's data directory exists (systemd makes it)
     data = f'data_dir = "{tmp_path / "data"}"'
     path.write_text(f"{config}\n[service]\n{data}\n{service}\n", encoding="utf-8")
     output = tmp_path / "output.txt"

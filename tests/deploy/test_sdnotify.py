@@ -136,7 +136,7 @@ def test_service_says_ready_once_http_answers(tmp_path: Path, systemd: FakeSyste
          "import os, sys; os.environ['WATCHDOG_PID'] = str(os.getpid());"
          "from controller.cli import main; sys.exit(main())",
          "run", "--launcher", "none", "--host", "127.0.0.1", "--port", str(port),
-         "--data-dir", str(tmp_path / "data")],
+         "--data-dir", str(tmp_path)],
         env=environ, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
     try:
