@@ -183,7 +183,10 @@ class TableService:
         if self.session is None:
             raise IllegalAction("set up the table first")
         events = self.session.apply(command)
-        return self._publish(self._log(str(kind), command, events, actor, idem_key))
+        record = self._publish(self._log(str(kind), command, events, actor, idem_key))
+        if kind in ("deal", "reload"):
+            self._launcher_loaded()
+        return record
 
     def _setup(self, command: dict[str, Any], actor: str, idem_key: str | None) -> Record:
         data = command.get("setup")
@@ -381,6 +384,21 @@ class TableService:
             profile = load_profile(self.session.setup.profile if self.session else "toy")
             self._policy = EjectPolicy(profile, self._rng)
         return self._policy
+
+    # --- the players fill the launcher: after a deal and when they reload it (RULES.md §8) ---
+    def _launcher_loaded(self) -> None:
+        session, launcher = self.session, self.launcher
+        game = session.game if session else None
+        if launcher is None or game is None or session is None or not session.rules.attack:
+            return
+        simulator = getattr(launcher, "simulator", None)
+        if simulator is not None:  # the simulated hopper holds what the engine says it holds
+            simulator.load(len(game.pile))
+        fault = launcher.fault
+        if fault is not None and fault.kind == "empty":
+            launcher.clear_fault()
+
+    # --- end of filling ---
 
     def _on_launcher_status(self, status: LauncherStatus, fault: Fault | None) -> None:
         view = self._launcher_view
