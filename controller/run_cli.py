@@ -141,7 +141,9 @@ def demo_banner(speed: float) -> str:
 
 def _config(args: argparse.Namespace) -> Config:
     if not 0 < args.demo_speed <= 100:
-        raise UsageError(f"--demo-speed must be more than 0 and at most 100, not {args.demo_speed:g}")
+        raise UsageError(
+            f"--demo-speed must be more than 0 and at most 100, not {args.demo_speed:g}"
+        )
     if args.demo_speed != 1 and not args.demo:
         raise UsageError("--demo-speed needs --demo")
     try:

@@ -26,7 +26,10 @@ def demo() -> DemoTable:
 @bp.get("")
 def info() -> ResponseReturnValue:
     table = current_app.extensions.get("demo")
-    return jsonify(demo=table is not None, humans=sorted(table.humans) if table else [])
+    playing = table is not None and table.playing()
+    return jsonify(
+        demo=table is not None, humans=sorted(table.humans) if table else [], playing=playing
+    )
 
 
 def _seat() -> int:

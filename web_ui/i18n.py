@@ -107,6 +107,22 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "none": ("Manual", "手动"),
     "closed": ("Off", "关闭"),
     "clear_fault": ("Clear fault", "排除故障"),
+    "reload_title": ("The launcher is empty: reload it", "发牌机空了：请装牌"),
+    "reload_how": (
+        "Take the discard pile except its top card, shuffle it and put it into the launcher. "
+        "Then tap Reloaded.",
+        "拿起弃牌堆（最上面一张留下），洗匀后放进发牌机，然后点“已装好”。",
+    ),
+    "reloaded": ("Reloaded", "已装好"),
+    "replace_confirm": (
+        "A match is in progress ({names}; {deals} deals scored). End it and start this one?",
+        "有一场比赛正在进行（{names}；已计 {deals} 局）。结束它并开始新比赛吗？",
+    ),
+    "reload_unlock": ("Unlock this tablet to tap Reloaded.", "解锁本平板后点“已装好”。"),
+    "ev_Reloaded": ("The launcher was reloaded: {count} cards", "发牌机已装牌：{count} 张"),
+    "champion": ("{names} wins!", "{names} 获胜！"),
+    "champions": ("{names} win!", "{names} 获胜！"),
+    "demo_next_match": ("The bots start the next match in a moment.", "机器人稍后开始下一场比赛。"),
     "press_button": ("Press the launcher's button", "请按发牌机的按钮"),
     "virtual_launcher": ("Virtual launcher", "虚拟发牌机"),
     "virtual_press": ("Press the launcher", "按发牌机"),

@@ -6,7 +6,7 @@ from flask import Blueprint, jsonify
 from flask.typing import ResponseReturnValue
 
 from . import security
-from .api import service
+from .api import body, run, service
 
 bp = Blueprint("launcher_api", __name__, url_prefix="/api/launcher")
 
@@ -28,6 +28,13 @@ def press() -> ResponseReturnValue:
 def clear() -> ResponseReturnValue:
     service().clear_fault()
     return jsonify(cleared=True)
+
+
+@bp.post("/reload")
+@security.needs_pin
+def reload() -> ResponseReturnValue:
+    """The players reloaded the empty launcher from the discard pile (RULES.md §8)."""
+    return run({"type": "reload"}, body())
 
 
 @bp.post("/deal")

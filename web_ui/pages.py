@@ -74,6 +74,7 @@ def page(template: str, **context: Any) -> Response:
         table_name=current_app.config["TABLE_NAME"],
         unlocked=security.unlocked(),
         admin=security.is_admin(),
+        demo=current_app.extensions.get("demo") is not None,
         **context,
     )
     response = Response(html, mimetype="text/html")

@@ -59,6 +59,12 @@ class DemoTable:
         self._clock = clock
         self._next = 0.0
         service.on_tick.append(self.tick)
+        service.tick_interval = min(service.tick_interval, max(self.pace, 0.01))
+
+    def playing(self) -> bool:
+        """Whether the match on the table is the bots' (any thread: reads one reference)."""
+        session = self.service.session
+        return session is not None and bool(session.setup == self.own)
 
     def take_seat(self, seat: int) -> None:
         """A visitor plays `seat` from now on (the bots wait for them)."""
@@ -117,7 +123,7 @@ class DemoTable:
         if not over:
             self.held_until = None
             return False
-        now = self._clock()
+        now: float = self._clock()
         if self.held_until is None:
             self.held_until = now + self.hold
         return now >= self.held_until
@@ -135,6 +141,9 @@ class DemoTable:
             except (EngineError, BadRequest):
                 pass  # nothing to reload: a press now gives nothing
         assert launcher is not None
+        simulator = getattr(launcher, "simulator", None)
+        if simulator is not None:
+            simulator.clear_jam()  # a bot pulls the stuck card out
         launcher.clear_fault()
         return True
 

@@ -75,6 +75,7 @@ class TableService:
         self.hub = Hub()
         self.session: TableSession | None = None
         self.on_tick: list[Callable[[], None]] = []
+        self.tick_interval = TICK  # a faster demo wakes the owner thread more often
         self._rng = rng or random.Random()
         self._fixed_policy = policy
         self._policy: Policy | None = policy
@@ -152,7 +153,7 @@ class TableService:
     def _loop(self) -> None:
         while True:
             try:
-                job = self._inbox.get(timeout=TICK)
+                job = self._inbox.get(timeout=self.tick_interval)
             except queue.Empty:
                 job = _Job(lambda: None)
             if job is None:
@@ -182,6 +183,8 @@ class TableService:
             return self._undo(actor, idem_key)
         if self.session is None:
             raise IllegalAction("set up the table first")
+        if kind == "reload":
+            self._check_empty()
         events = self.session.apply(command)
         record = self._publish(self._log(str(kind), command, events, actor, idem_key))
         if kind in ("deal", "reload"):
@@ -397,6 +400,11 @@ class TableService:
         fault = launcher.fault
         if fault is not None and fault.kind == "empty":
             launcher.clear_fault()
+
+    def _check_empty(self) -> None:
+        fault = None if self.launcher is None else self.launcher.fault
+        if self.launcher is not None and (fault is None or fault.kind != "empty"):
+            raise IllegalAction("the launcher is not empty: reload it when it says Empty")
 
     # --- end of filling ---
 

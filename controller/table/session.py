@@ -175,7 +175,7 @@ class TableSession:
         game.refill(events)
         if not game.pile:
             raise IllegalAction("no card is left to reload: every card is in a hand")
-        return events_to_dicts(events) + [{"type": "Reloaded", "cards": len(game.pile)}]
+        return [*events_to_dicts(events), {"type": "Reloaded", "count": len(game.pile)}]
 
     # --- end of reloading ---
 

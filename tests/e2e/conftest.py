@@ -146,13 +146,23 @@ def csrf(page: Any) -> str:
 
 
 def _table(
-    browser: Any, tmp_path: Path, *, demo_pace: float | None = None, launcher: bool = True
+    browser: Any,
+    tmp_path: Path,
+    *,
+    demo_pace: float | None = None,
+    launcher: bool = True,
+    policy: Any = None,
+    demo: dict[str, Any] | None = None,
 ) -> Iterator[Table]:
     store = Store(tmp_path / "uno-attack.db")
     sim = SimOptions(time_scale=0.25, seed=1)
     machine = open_launcher("hbridge", backend="sim", sim=sim) if launcher else None
-    service = TableService(store, launcher=machine, rng=random.Random(5), suspense=0.0)
-    bots = None if demo_pace is None else DemoTable(service, pace=demo_pace, rng=random.Random(2))
+    service = TableService(
+        store, launcher=machine, rng=random.Random(5), suspense=0.0, policy=policy
+    )
+    bots = None
+    if demo_pace is not None:
+        bots = DemoTable(service, pace=demo_pace, rng=random.Random(2), **(demo or {}))
     service.start()
     config = Config(service=ServiceConfig(admin_password=ADMIN_PASSWORD))
     app = create_app(service, config, secret_key="browser-tests", demo=bots)

@@ -3,10 +3,17 @@
 import { attempt, notify, page, post, t } from "./api.js";
 import { renderChart } from "./chart.js";
 import { renderControls } from "./controls.js";
-import { humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
+import { demoState, humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
 import { addRecord, loadHistory } from "./feed.js";
 import { renderFormat } from "./standings.js";
-import { renderAlerts, renderGame, renderHistory, renderLauncher, renderPlayers } from "./view.js";
+import {
+  renderAlerts,
+  renderGame,
+  renderHistory,
+  renderLauncher,
+  renderMatchEnd,
+  renderPlayers,
+} from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 let state = page.state;
@@ -19,11 +26,12 @@ function accept(next, authoritative = false) {
 }
 
 function render() {
+  renderMatchEnd(state, demoState.playing);
   renderGame(state);
   renderAlerts(state);
   renderPlayers(state);
   renderFormat(state);
-  renderLauncher(state.launcher);
+  renderLauncher(state);
   renderChart($("chart"), state);
   renderHistory(state);
   renderSeats(state);
@@ -68,7 +76,7 @@ function connect() {
   });
   source.addEventListener("launcher", (e) => {
     state = { ...state, launcher: JSON.parse(e.data) };
-    renderLauncher(state.launcher);
+    renderLauncher(state);
   });
   source.addEventListener("notice", (e) => notify(noticeText(JSON.parse(e.data))));
   source.addEventListener("error", () => {
@@ -81,6 +89,10 @@ function connect() {
 }
 
 $("clear-fault")?.addEventListener("click", () => attempt(() => post("/api/launcher/clear")));
+$("reloaded")?.addEventListener("click", async () => {
+  const answer = await attempt(() => post("/api/launcher/reload"));
+  if (answer?.state) accept(answer.state);
+});
 startDemo(render);
 render();
 loadHistory($("feed"), state).then(connect);

@@ -4,6 +4,7 @@ import { attempt, get, h, page, post, t } from "./api.js";
 import { playerName } from "./view.js";
 
 export const humans = new Set();
+export const demoState = { playing: false }; // whether the bots play the match on the table
 let onChange = () => {};
 
 export function startDemo(changed) {
@@ -22,6 +23,7 @@ export async function refreshHumans() {
   if (!answer) return;
   humans.clear();
   answer.humans.forEach((seat) => humans.add(seat));
+  demoState.playing = Boolean(answer.playing);
   onChange();
 }
 

@@ -134,12 +134,21 @@ async function submit(event) {
     options: rules.chosen(),
     seed: Math.floor(Math.random() * 2 ** 30),
   };
+  if (!(await replaceAgreed())) return;
   try {
     await post("/api/setup", { setup });
     location.assign("/");
   } catch (error) {
     refused(error);
   }
+}
+
+/** A match in progress is replaced only when the person says so. */
+async function replaceAgreed() {
+  const state = await attempt(() => get("/api/state"));
+  if (!state?.setup || state.match_over) return true;
+  const words = { names: state.setup.players.join(", "), deals: state.deals?.length ?? 0 };
+  return window.confirm(t("replace_confirm", words));
 }
 
 async function start() {

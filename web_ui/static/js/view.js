@@ -22,7 +22,7 @@ export function playerName(state, seat) {
 export function renderGame(state) {
   const hasMatch = Boolean(state.setup);
   $("empty-panel").hidden = hasMatch;
-  $("game-panel").hidden = !hasMatch;
+  $("game-panel").hidden = !hasMatch || state.match_over;
   if (!hasMatch) return;
   const deal = state.deal;
   $("turn-name").textContent = turnText(state);
@@ -209,15 +209,63 @@ function renderStandings(state) {
   );
 }
 
-/** Launcher status in words (and its colour), the fault, and "clear fault" when unlocked. */
-export function renderLauncher(launcher) {
+/** Launcher status in words (and its colour), the fault, and "clear fault" when unlocked.
+ * An empty launcher during a deal asks the players to reload it (RULES.md §8). */
+export function renderLauncher(state) {
+  const launcher = state.launcher;
   const status = launcher?.status ?? "none";
   const box = $("launcher-status");
   box.dataset.status = status;
   box.textContent = t(status);
-  $("launcher-fault").textContent = launcher?.fault ?? "";
+  const reload = status === "empty" && state.attack && state.deal?.phase === "playing";
+  $("reload").hidden = !reload;
+  $("launcher-fault").textContent = reload ? "" : (launcher?.fault ?? "");
   const clear = $("clear-fault");
-  if (clear) clear.hidden = !["jam", "empty", "fault"].includes(status);
+  if (clear) clear.hidden = reload || !["jam", "empty", "fault"].includes(status);
+}
+
+/** The match players from first to last place: [{player, total, place}] (ties share one). */
+export function finalOrder(state) {
+  const sign = lowerIsBetter(state) ? 1 : -1;
+  const order = state.totals
+    .map((total, player) => ({ total, player, won: state.winners?.includes(player) }))
+    .sort((a, b) => b.won - a.won || sign * (a.total - b.total));
+  order.forEach((row, i) => {
+    const prev = order[i - 1];
+    row.place = prev && prev.total === row.total && prev.won === row.won ? prev.place : i + 1;
+  });
+  return order;
+}
+
+/** The end of a match: the winners large, the final standings, a little celebration. It
+ * stays until someone starts the next match. */
+export function renderMatchEnd(state, demoPlaying = false) {
+  const over = Boolean(state.setup && state.match_over);
+  $("match-end").hidden = !over;
+  document.body.classList.toggle("match-over", over);
+  if (!over) return;
+  const names = state.winners.map((p) => nameOf(state, p)).join(" & ");
+  $("champion").textContent = t(state.winners.length > 1 ? "champions" : "champion", { names });
+  $("final-standings").replaceChildren(
+    ...finalOrder(state).map(({ player, total, place, won }) =>
+      h(
+        "li",
+        { "data-seat": player, class: won ? "won" : "" },
+        h("span", { class: "place" }, `${place}.`),
+        h("span", { class: "who" }, nameOf(state, player)),
+        h("span", { class: "points" }, totalText(state, total)),
+      ),
+    ),
+  );
+  $("match-end-next").hidden = !demoPlaying;
+  const confetti = $("confetti");
+  if (!confetti.children.length)
+    for (let i = 0; i < 24; i++) {
+      const piece = h("i");
+      piece.style.left = `${(i * 4.1).toFixed(1)}%`;
+      piece.style.animationDelay = `${(-i * 0.27).toFixed(2)}s`;
+      confetti.append(piece);
+    }
 }
 
 /** One row per scored deal: dealer, winner and each player's change. */
