@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test lint typecheck pytest bench clean venv chromium firmware-deploy install uninstall
+.PHONY: run test lint typecheck pytest bench clean venv chromium firmware-deploy install uninstall screenshots
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 CHROMIUM := /usr/bin/chromium
@@ -32,6 +32,10 @@ typecheck: $(VENV)/.test
 
 pytest: $(VENV)/.test
 	$(PY) -m pytest -q
+
+# The main screens at three sizes in English and Chinese, into screenshots/ (not committed).
+screenshots: $(VENV)/.test chromium
+	$(PY) -m tests.e2e.screens screenshots
 
 bench: $(VENV)/.bench
 	$(PY) -m benchmarks

@@ -114,11 +114,28 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "拿起弃牌堆（最上面一张留下），洗匀后放进发牌机，然后点“已装好”。",
     ),
     "reloaded": ("Reloaded", "已装好"),
+    "next_player": ("next: {name}", "下一位：{name}"),
+    "points_held": ("points left in hand", "手中剩余点数"),
+    "points_held_legend": (
+        "★ the round's winner · (n) points left in a hand",
+        "★ 本局赢家 · (n) 手中剩余点数",
+    ),
     "replace_confirm": (
         "A match is in progress ({names}; {deals} deals scored). End it and start this one?",
         "有一场比赛正在进行（{names}；已计 {deals} 局）。结束它并开始新比赛吗？",
     ),
-    "reload_unlock": ("Unlock this tablet to tap Reloaded.", "解锁本平板后点“已装好”。"),
+    "reload_unlock": (
+        "Enter the table PIN, then tap Reloaded again.",
+        "请输入牌桌密码，然后再点“已装好”。",
+    ),
+    "pin_to_press": (
+        "Enter the table PIN to press the launcher from this tablet.",
+        "输入牌桌密码后才能在本平板上按发牌机。",
+    ),
+    "pin_to_sit": (
+        "Enter the table PIN to take a seat from the bots.",
+        "输入牌桌密码后才能从机器人那里接手座位。",
+    ),
     "ev_Reloaded": ("The launcher was reloaded: {count} cards", "发牌机已装牌：{count} 张"),
     "champion": ("{names} wins!", "{names} 获胜！"),
     "champions": ("{names} win!", "{names} 获胜！"),
@@ -192,7 +209,35 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "mode_score_only": ("Scores only", "只记分"),
     "first_dealer": ("First dealer", "首位庄家"),
     "profile": ("Eject profile", "弹牌模式"),
-    "options": ("Rules", "规则选项"),
+    "options": ("House rules", "房规"),
+    "rules_changed": ("· {count} changed from the standard rules", "· 与标准规则不同 {count} 项"),
+    "rules_standard": ("· the standard rules (tap to change)", "· 标准规则（点此修改）"),
+    "rules_carried": (
+        "These are the last match's house rules ({count} changed). Keep them, or start again "
+        "from the standard rules.",
+        "这是上一场比赛的房规（改了 {count} 项）。可以保留，或恢复标准规则。",
+    ),
+    "standard_rules": ("Use the standard rules", "恢复标准规则"),
+    "profile_toy": ("Like the toy", "像原版玩具"),
+    "profile_toy_hint": (
+        "About one press in four fires, usually 3 to 8 cards, now and then a burst of 12 or more.",
+        "大约四次按键弹一次，通常 3 到 8 张，偶尔一下弹出 12 张以上。",
+    ),
+    "profile_gentle": ("Gentle (young players)", "温和（小朋友）"),
+    "profile_gentle_hint": (
+        "Fires a little more often, only 1 to 4 cards, never a big burst.",
+        "弹得稍勤，每次只有 1 到 4 张，没有大爆发。",
+    ),
+    "profile_brutal": ("Brutal", "残酷"),
+    "profile_brutal_hint": (
+        "Fires often and hard: 3 to 15 cards, and now and then 15 to 25 at once.",
+        "弹得又勤又狠：3 到 15 张，偶尔一次 15 到 25 张。",
+    ),
+    "profile_draw-one": ("One card per press", "每按一次一张"),
+    "profile_draw-one_hint": (
+        "Every press gives exactly one card: the launcher as a plain draw pile.",
+        "每按一次正好一张：发牌机就当普通摸牌堆。",
+    ),
     "start_match": ("Start the match", "开始比赛"),
     "setup_pin": ("Enter the table PIN to set up a match.", "输入牌桌密码后才能设置比赛。"),
     # admin
@@ -230,7 +275,13 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "ev_DealEnded": ("The deal is over", "本局结束"),
     "ev_DealScored": ("Round {number} scored", "第 {number} 局已计分"),
     "ev_MatchEnded": ("The match is over", "比赛结束"),
-    "ev_Undone": ("Undone", "已撤销"),
+    "ev_hit_fire_next": (
+        "{name} presses until cards come out, then loses the turn",
+        "{name} 一直按到有牌弹出，然后失去本回合",
+    ),
+    "ev_Undone": ("Undone: {what}", "已撤销：{what}"),
+    "undone_round": ("the round {name} won", "{name} 赢的那一局"),
+    "undone_hand": ("{name}'s hand ({points} points)", "{name} 的手牌（{points} 分）"),
     "notice_press_ignored": ("Nobody needs to press now", "现在不需要按键"),
     "notice_dealt": ("Every hand is dealt: turn up the first card", "发牌完毕：请翻开第一张牌"),
     "card_group": ("{card} with {cards}", "{card}（连同 {cards}）"),

@@ -141,6 +141,12 @@ def open_page(page: Any, path: str) -> None:
     page.wait_for_selector("html[data-ready=true]", state="attached")
 
 
+def open_house_rules(page: Any) -> None:
+    """Unfold the set-up page's house rules (folded while they are the standard ones)."""
+    if not page.locator("#options-box").evaluate("box => box.open"):
+        page.click("#options-box summary")
+
+
 def csrf(page: Any) -> str:
     return str(page.locator('meta[name="csrf-token"]').get_attribute("content"))
 

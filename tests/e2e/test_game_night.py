@@ -63,7 +63,10 @@ def test_empty_launcher_is_reloaded_from_the_discard_pile(scripted_table: Table)
         expect(page.locator("#reload")).to_contain_text("except its top card")
         expect(page.locator("#clear-fault")).to_have_count(1 if page is tablet else 0)
         expect(page.locator("#clear-fault")).to_be_hidden()
-    expect(phone.locator("#reload")).to_contain_text("Unlock this tablet to tap Reloaded.")
+    phone.click("#reloaded")  # a locked tablet: the PIN box opens and says why
+    expect(phone.locator("#pin-panel")).to_be_visible()
+    expect(phone.locator("#pin-panel")).to_contain_text("Enter the table PIN, then tap Reloaded")
+    assert table.state()["launcher"]["status"] == "empty"
     shoot(phone, "reload-phone")
     shoot(tablet, "reload-tablet")
     pile = table.state()["deal"]["pile"]

@@ -2,6 +2,7 @@
 // first message is a snapshot, the browser resumes with Last-Event-ID), and hosts the controls.
 import { attempt, notify, page, post, t } from "./api.js";
 import { renderChart } from "./chart.js";
+import { askForPin } from "./pin.js";
 import { renderControls } from "./controls.js";
 import { demoState, humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
 import { addRecord, loadHistory } from "./feed.js";
@@ -40,12 +41,16 @@ function render() {
 
 function renderOwnControls() {
   if (!page.unlocked) return;
-  renderControls($("controls"), state, {
+  const controls = $("controls");
+  renderControls(controls, state, {
     demo: page.demo,
     mine: (seat) => !page.demo || humans.has(seat),
     accept,
     rerender: renderOwnControls,
   });
+  controls.hidden = controls.children.length === 0; // no empty frame when nothing is to tap
+  const press = $("virtual-press");
+  if (press) press.hidden = Boolean(controls.querySelector("#press")); // one press button
 }
 
 function live(connected) {
@@ -89,7 +94,8 @@ function connect() {
 }
 
 $("clear-fault")?.addEventListener("click", () => attempt(() => post("/api/launcher/clear")));
-$("reloaded")?.addEventListener("click", async () => {
+$("reloaded").addEventListener("click", async () => {
+  if (askForPin(t("reload_unlock"))) return;
   const answer = await attempt(() => post("/api/launcher/reload"));
   if (answer?.state) accept(answer.state);
 });

@@ -1,6 +1,7 @@
 // The demo's virtual launcher: a big button that presses the simulated launcher, and
 // "take this seat" / "give back" so a visitor can play a seat instead of a bot.
 import { attempt, get, h, page, post, t } from "./api.js";
+import { askForPin } from "./pin.js";
 import { playerName } from "./view.js";
 
 export const humans = new Set();
@@ -13,7 +14,9 @@ export function startDemo(changed) {
   document.getElementById("virtual-panel").hidden = false;
   document
     .getElementById("virtual-press")
-    .addEventListener("click", () => attempt(() => post("/api/launcher/press")));
+    .addEventListener("click", () => {
+      if (!askForPin(t("pin_to_press"))) attempt(() => post("/api/launcher/press"));
+    });
   refreshHumans();
 }
 
@@ -49,8 +52,7 @@ export function renderSeats(state) {
         type: "button",
         class: mine ? "seat mine" : "seat",
         "data-seat": seat,
-        disabled: !page.unlocked,
-        onclick: () => seatCommand(url, seat),
+        onclick: () => askForPin(t("pin_to_sit")) || seatCommand(url, seat),
       },
       label,
     );

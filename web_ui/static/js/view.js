@@ -22,14 +22,32 @@ export function playerName(state, seat) {
 export function renderGame(state) {
   const hasMatch = Boolean(state.setup);
   $("empty-panel").hidden = hasMatch;
-  $("game-panel").hidden = !hasMatch || state.match_over;
+  const scoreOnly = state.setup?.mode === "score_only";
+  $("game-panel").hidden = !hasMatch || state.match_over || scoreOnly;
+  document.body.classList.toggle("score-only", scoreOnly);
   if (!hasMatch) return;
   const deal = state.deal;
-  $("turn-name").textContent = turnText(state);
+  const turn = turnText(state);
+  $("turn-name").textContent = turn;
+  $("turn-name").classList.toggle("long", turn.length > 9);
+  const next = nextSeat(deal);
+  $("next-name").textContent = next === null ? "" : t("next_player", { name: playerName(state, next) });
   $("phase").textContent = phaseText(state);
   $("direction").textContent = deal ? t(deal.direction > 0 ? "clockwise" : "anticlockwise") : "—";
   $("top-card").replaceChildren(deal?.top ? cardChip(deal.top) : "—");
   $("active-colour").replaceChildren(deal?.colour ? colourChip(deal.colour) : "—");
+}
+
+/** Who plays after the player to move, going round in the direction of play (skipping the
+ * players already out); null between turns. */
+export function nextSeat(deal) {
+  if (!deal || deal.phase !== "playing" || deal.turn === null || deal.turn === undefined) return null;
+  const seats = deal.hands.length;
+  for (let step = 1; step < seats; step++) {
+    const seat = (((deal.turn + step * deal.direction) % seats) + seats) % seats;
+    if (deal.active[seat]) return seat;
+  }
+  return null;
 }
 
 function turnText(state) {
@@ -187,7 +205,8 @@ function badges(state, player, seat) {
 
 function renderStandings(state) {
   const box = $("standings");
-  const show = Boolean(state.setup) && !state.deal && state.deals.length > 0;
+  const scoreOnly = state.setup?.mode === "score_only";
+  const show = Boolean(state.setup) && !state.match_over && (scoreOnly || (!state.deal && state.deals.length > 0));
   box.hidden = !show;
   if (!show) return;
   const sign = lowerIsBetter(state) ? 1 : -1;
@@ -302,5 +321,10 @@ function historyCell(state, deal, delta, player) {
   if (seating && !seating.includes(player)) return h("td", { class: "muted" }, "—");
   const won = (seating ? seating[deal.winner] : deal.winner) === player;
   const text = delta > 0 ? `+${delta}` : String(delta);
-  return h("td", { class: won ? "won" : "", title: won ? t("winner") : "" }, won ? `★ ${text}` : text);
+  if (won) return h("td", { class: "won", title: t("winner") }, `★ ${text}`);
+  const seat = seating ? seating.indexOf(player) : player;
+  const held = deal.points?.[seat] ?? 0;
+  if (delta === 0 && held > 0)
+    return h("td", { class: "held", title: t("points_held") }, `(${held})`);
+  return h("td", {}, text);
 }
