@@ -200,3 +200,30 @@ def test_setup_speaks_plainly_and_shows_carried_rules(table: Table) -> None:
     expect(page.locator("#options-changed")).to_contain_text("the standard rules")
     open_house_rules(page)
     assert page.errors == []
+
+
+@pytest.mark.parametrize(("name", "viewport"), SIZES)
+def test_the_end_of_a_deal_asks_points_first_with_a_compact_counter(
+    table: Table, name: str, viewport: dict[str, int]
+) -> None:
+    table.started()
+    table.act(type="Correct", seat=1, count=1)
+    table.act(type="Play", seat=1, card="R7")  # Bob goes out; Ann holds 7 cards, Cy 7
+    page = table.tablet(viewport, unlocked=True)
+    entry = page.locator("#scoring .hand-entry")
+    expect(entry).to_have_attribute("data-seat", "0")
+    expect(page.locator("#hand-points")).to_be_visible()  # points first
+    expect(page.locator("#faces")).to_be_hidden()
+    page.click("#scoring .count-cards summary")
+    for _ in range(7):
+        page.click('#faces [data-face="9"] .plus')
+    expect(page.locator("#picks-points")).to_have_text("7 cards, 63 points")
+    expect(page.locator("#count-mismatch")).to_be_hidden()  # it matches the tracked count
+    height = page.locator("#faces").bounding_box()
+    assert height is not None and height["height"] < 700, f"the counter is {height} high"
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0
+    page.click("#save-cards")  # no question when the count matches
+    expect(entry).to_have_attribute("data-seat", "2")
+    assert table.state()["deal"]["shown"]["0"] == 63
+    assert page.errors == []
