@@ -114,6 +114,8 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "拿起弃牌堆（最上面一张留下），洗匀后放进发牌机，然后点“已装好”。",
     ),
     "reloaded": ("Reloaded", "已装好"),
+    "sound_on": ("Sound: on", "声音：开"),
+    "sound_off": ("Sound: off", "声音：关"),
     "next_player": ("next: {name}", "下一位：{name}"),
     "points_held": ("points left in hand", "手中剩余点数"),
     "points_held_legend": (

@@ -7,15 +7,28 @@ set-up page in plain words that shows the rules it carries over."""
 from __future__ import annotations
 
 import itertools
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, TABLET, Table, open_house_rules, wait_until
+from controller.launcher.policy import ScriptedPolicy
+
+from .conftest import PHONE, TABLET, Table, _table, open_house_rules, wait_until
 
 pytestmark = pytest.mark.browser
 
 SIZES = [("tablet", TABLET), ("phone", PHONE)]
+
+
+@pytest.fixture
+def scripted_launcher_table(browser: Any, tmp_path: Path) -> Iterator[Table]:
+    """A table whose launcher gives 3 cards at every press."""
+    yield from _table(browser, tmp_path, policy=ScriptedPolicy([3] * 20))
+
 
 # Every visible text's contrast against the background it is drawn on (WCAG 2 formula);
 # texts over a picture (the wild card's four colours) are measured on their own backing.
@@ -149,7 +162,7 @@ def test_every_text_is_readable_and_the_phone_header_is_one_row(
         page.click("#language")
         expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
         expect(page.locator("#active-colour .letter")).to_have_text("绿")
-        expect(page.locator("#top-card .letter")).to_have_text("绿")
+        expect(page.locator("#top-card")).to_contain_text("绿 7")
     else:
         expect(page.locator("#active-colour .letter")).to_have_text("G")
     poor = page.evaluate(CONTRAST)
@@ -226,4 +239,83 @@ def test_the_end_of_a_deal_asks_points_first_with_a_compact_counter(
     page.click("#save-cards")  # no question when the count matches
     expect(entry).to_have_attribute("data-seat", "2")
     assert table.state()["deal"]["shown"]["0"] == 63
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("name", "viewport"), SIZES)
+def test_card_faces_carry_colour_marks_and_cards_fly_out(
+    scripted_launcher_table: Table, name: str, viewport: dict[str, int]
+) -> None:
+    table = scripted_launcher_table
+    table.started(top="R5", game="attack")
+    page = table.tablet(viewport, unlocked=True)
+    face = page.locator("#top-face svg.card-face")
+    expect(face).to_have_attribute("data-card", "R5")
+    expect(face.locator('[data-mark="R"]')).to_have_count(2)  # a shape as well as a colour
+    table.act(type="Play", seat=table.state()["deal"]["to_move"], card="WHF", colour="B")
+    expect(face).to_have_attribute("data-card", "WHF")
+    expect(face).to_have_class("card-face played")  # dealt in with a short animation
+    expect(face.locator('[data-mark="W"]')).to_have_count(2)
+    table.service.virtual_press()  # Hit-Fire: the launcher gives 3 cards (scripted)
+    expect(page.locator("#fly")).to_have_attribute("data-count", "3")
+    expect(page.locator("#fly .card-back")).to_have_count(3)
+    assert page.errors == []
+
+
+def test_classic_deck_faces(table: Table) -> None:
+    table.started(top="B5", game="classic")
+    page = table.tablet(PHONE)
+    expect(page.locator("#top-face svg")).to_have_attribute("data-card", "B5")
+    table.act(type="Play", seat=table.state()["deal"]["to_move"], card="B+2")
+    face = page.locator("#top-face svg")
+    expect(face).to_have_attribute("data-card", "B+2")
+    expect(face).to_contain_text("+2")
+    expect(face.locator('[data-mark="B"]')).to_have_count(2)
+
+
+def sounds(page: Any) -> list[str]:
+    return str(page.evaluate("document.documentElement.dataset.sounds ?? ''")).split()
+
+
+@pytest.mark.parametrize(("name", "viewport"), SIZES)
+def test_sound_follows_the_launcher_and_stays_quiet_when_hidden(
+    scripted_launcher_table: Table, name: str, viewport: dict[str, int]
+) -> None:
+    table = scripted_launcher_table
+    table.started(top="R5")
+    table.service.suspense = 0.3  # the launcher holds its suspense before each eject
+    page = table.tablet(viewport)
+    sound = page.locator("#sound")
+    expect(sound).to_have_text("Sound: off")
+    page.locator("#tension").scroll_into_view_if_needed()
+    table.service.virtual_press()
+    wait_until(lambda: table.state()["launcher"].get("last") is not None)
+    expect(page.locator("#fly .card-back")).to_have_count(3)
+    assert sounds(page) == []  # off until this tablet turns it on
+
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    page.reload()  # each tablet remembers its own switch
+    expect(page.locator("#sound")).to_have_text("Sound: on")
+    page.locator("#sound").click()
+    page.locator("#sound").click()  # a tap after the reload lets the browser play sound again
+    table.act(type="Play", seat=table.state()["deal"]["to_move"], card="RH2")
+    table.service.virtual_press()
+    expect(page.locator("html")).to_have_attribute("data-sounds", re.compile("eject"))
+    assert "tick" in sounds(page), sounds(page)  # suspense ticks before the cards came out
+    width = page.locator("#tension-bar").evaluate("el => el.style.width")
+    assert width.endswith("%")
+
+    page.evaluate(
+        """() => {
+        Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
+        document.dispatchEvent(new Event("visibilitychange"));
+    }"""
+    )
+    heard = len(sounds(page))
+    seq = table.state()["seq"]
+    table.service.virtual_press()
+    wait_until(lambda: table.state()["seq"] > seq)
+    expect(page.locator("#feed li").first).to_contain_text("pressed")
+    assert len(sounds(page)) == heard  # a hidden page stays quiet
     assert page.errors == []

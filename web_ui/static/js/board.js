@@ -3,11 +3,13 @@
 import { attempt, notify, page, post, t } from "./api.js";
 import { renderChart } from "./chart.js";
 import { askForPin } from "./pin.js";
+import { play, soundOn, startSuspense, stopSuspense, toggleSound } from "./sound.js";
 import { renderControls } from "./controls.js";
 import { demoState, humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
 import { addRecord, loadHistory } from "./feed.js";
 import { renderFormat } from "./standings.js";
 import {
+  flyOut,
   renderAlerts,
   renderGame,
   renderHistory,
@@ -22,8 +24,22 @@ let state = page.state;
 /** Take a newer state (from the stream or a command's answer) and redraw. */
 function accept(next, authoritative = false) {
   if (!next || (!authoritative && (next.seq ?? 0) < (state.seq ?? 0))) return;
+  sounds(state, next);
   state = next;
   render();
+}
+
+/** The sounds a change of state calls for: a new "UNO!" and the end of a match. */
+function sounds(before, after) {
+  const uno = after.deal?.uno ?? [];
+  if (uno.some((seat) => !(before.deal?.uno ?? []).includes(seat))) play("uno");
+  if (after.match_over && !before.match_over && before.setup) play("winner");
+}
+
+function renderSound() {
+  const button = $("sound");
+  button.setAttribute("aria-pressed", String(soundOn()));
+  button.textContent = t(soundOn() ? "sound_on" : "sound_off");
 }
 
 function render() {
@@ -76,12 +92,17 @@ function connect() {
   source.addEventListener("record", (e) => {
     const record = JSON.parse(e.data);
     addRecord($("feed"), record.state ?? state, record);
+    const out = (record.events ?? []).filter((e) => e.type === "Pressed" && e.cards?.length);
+    out.forEach((e) => flyOut(e.cards.length));
+    if (out.length) play("eject");
     if (record.state) accept(record.state);
     if (page.demo) refreshHumans();
   });
   source.addEventListener("launcher", (e) => {
     state = { ...state, launcher: JSON.parse(e.data) };
     renderLauncher(state);
+    if (state.launcher.status === "suspense") startSuspense(state.launcher.tension ?? 0);
+    else stopSuspense();
   });
   source.addEventListener("notice", (e) => notify(noticeText(JSON.parse(e.data))));
   source.addEventListener("error", () => {
@@ -93,6 +114,8 @@ function connect() {
   });
 }
 
+$("sound").addEventListener("click", () => (toggleSound(), renderSound()));
+renderSound();
 $("clear-fault")?.addEventListener("click", () => attempt(() => post("/api/launcher/clear")));
 $("reloaded").addEventListener("click", async () => {
   if (askForPin(t("reload_unlock"))) return;

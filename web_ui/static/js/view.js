@@ -1,6 +1,7 @@
 // The read-only parts of the scoreboard, drawn from the state (docs/API.md, "The state").
 import { h, t } from "./api.js";
 import { cardChip, colourChip } from "./cards.js";
+import { cardBack, cardFace } from "./faces.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -16,6 +17,21 @@ export function playerSeat(state, player) {
 
 export function playerName(state, seat) {
   return state.setup?.players?.[seatPlayer(state, seat)] ?? `#${seat + 1}`;
+}
+
+let shownTop = null;
+
+/** Cards coming out of the launcher: that many card backs fly out beside its status. */
+export function flyOut(count) {
+  const box = $("fly");
+  const backs = Array.from({ length: Math.min(count, 8) }, (_, i) => {
+    const back = cardBack();
+    back.classList.add("out");
+    back.style.animationDelay = `${i * 90}ms`;
+    return back;
+  });
+  box.replaceChildren(...backs, h("span", { class: "fly-count" }, `+${count}`));
+  box.dataset.count = String(count);
 }
 
 /** Whose turn, the phase, the direction, the top card and the active colour. */
@@ -35,6 +51,10 @@ export function renderGame(state) {
   $("phase").textContent = phaseText(state);
   $("direction").textContent = deal ? t(deal.direction > 0 ? "clockwise" : "anticlockwise") : "—";
   $("top-card").replaceChildren(deal?.top ? cardChip(deal.top) : "—");
+  if ((deal?.top ?? null) !== shownTop) {
+    shownTop = deal?.top ?? null; // a new top card is dealt in with a short animation
+    $("top-face").replaceChildren(shownTop ? cardFace(shownTop, { class: "card-face played" }) : "");
+  }
   $("active-colour").replaceChildren(deal?.colour ? colourChip(deal.colour) : "—");
 }
 
@@ -236,6 +256,10 @@ export function renderLauncher(state) {
   const box = $("launcher-status");
   box.dataset.status = status;
   box.textContent = t(status);
+  const tension = Math.max(0, Math.min(1, launcher?.tension ?? 0));
+  $("tension-bar").style.width = `${Math.round(tension * 100)}%`;
+  $("tension").dataset.level = tension > 0.66 ? "high" : tension > 0.33 ? "mid" : "low";
+  $("tension").hidden = status === "none";
   const reload = status === "empty" && state.attack && state.deal?.phase === "playing";
   $("reload").hidden = !reload;
   $("launcher-fault").textContent = reload ? "" : (launcher?.fault ?? "");
