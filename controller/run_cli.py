@@ -260,7 +260,7 @@ def urls(config: Config) -> list[str]:
     host, port = config.service.host, config.service.port
     if host not in ("0.0.0.0", "::", ""):
         return [f"http://{host}:{port}/"]
-    names = ["localhost", *_addresses(), *_resolvable(f"{socket.gethostname()}.local")]
+    names = ["localhost", *lan_addresses(), *_resolvable(f"{socket.gethostname()}.local")]
     return [f"http://{name}:{port}/" for name in dict.fromkeys(names)]
 
 
@@ -272,7 +272,7 @@ def _resolvable(name: str) -> list[str]:
     return [name]
 
 
-def _addresses() -> list[str]:
+def lan_addresses() -> list[str]:
     try:
         probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the LAN address

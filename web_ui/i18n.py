@@ -114,6 +114,19 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "拿起弃牌堆（最上面一张留下），洗匀后放进发牌机，然后点“已装好”。",
     ),
     "reloaded": ("Reloaded", "已装好"),
+    "on_a_phone": ("This table on a phone", "在手机上打开本牌桌"),
+    "qr_alt": ("QR code of this table's address", "本牌桌地址的二维码"),
+    "qr_hint": (
+        "Scan with a phone on the same Wi-Fi to open this scoreboard.",
+        "用连着同一个 Wi-Fi 的手机扫码，即可打开记分板。",
+    ),
+    "fullscreen": ("Full screen", "全屏"),
+    "keep_awake": ("Keep the screen on", "保持屏幕常亮"),
+    "wake_unavailable": (
+        "This browser cannot keep the screen on here (it needs a secure page): "
+        "set the tablet's screen timeout instead.",
+        "此浏览器在这里无法保持屏幕常亮（需要安全连接）：请改用平板的屏幕休眠设置。",
+    ),
     "sound_on": ("Sound: on", "声音：开"),
     "sound_off": ("Sound: off", "声音：关"),
     "next_player": ("next: {name}", "下一位：{name}"),

@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.launcher.policy import ScriptedPolicy
+from controller.run_cli import lan_addresses
 
 from .conftest import PHONE, TABLET, Table, _table, open_house_rules, wait_until
 
@@ -318,4 +319,33 @@ def test_sound_follows_the_launcher_and_stays_quiet_when_hidden(
     wait_until(lambda: table.state()["seq"] > seq)
     expect(page.locator("#feed li").first).to_contain_text("pressed")
     assert len(sounds(page)) == heard  # a hidden page stays quiet
+    assert page.errors == []
+
+
+@pytest.mark.parametrize(("name", "viewport"), SIZES)
+def test_qr_code_opens_the_table_on_a_phone(
+    table: Table, name: str, viewport: dict[str, int]
+) -> None:
+    table.started()
+    page = table.tablet(viewport)
+    qr = page.locator("#qr")
+    qr.scroll_into_view_if_needed()
+    expect(qr).to_be_visible()
+    loaded = qr.evaluate("img => img.complete && img.naturalWidth")
+    assert loaded and loaded > 100, "the QR code did not load"
+    answer = page.request.get(f"{table.url}/qr.svg")
+    assert answer.ok and answer.headers["content-type"].startswith("image/svg+xml")
+    port = table.url.rsplit(":", 1)[1]
+    lan = lan_addresses()  # opened here as 127.0.0.1: a phone needs the LAN address instead
+    expected = f"http://{lan[0]}:{port}/" if lan else f"{table.url}/"
+    assert answer.headers["x-table-url"] == expected
+    assert b"<svg" in answer.body() and b"<path" in answer.body()
+    expect(page.locator("#table-url")).to_have_text(expected)
+    named = page.request.get(f"{table.url}/qr.svg", headers={"Host": f"uno-table.lan:{port}"})
+    assert named.headers["x-table-url"] == f"http://uno-table.lan:{port}/"  # as the tablet used
+    page.click("#wake")  # 127.0.0.1 counts as a secure page: the screen stays on
+    expect(page.locator("#wake")).to_have_attribute("aria-pressed", "true")
+    page.click("#wake")
+    expect(page.locator("#wake")).to_have_attribute("aria-pressed", "false")
+    page.click("#fullscreen")
     assert page.errors == []

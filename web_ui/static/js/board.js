@@ -3,6 +3,7 @@
 import { attempt, notify, page, post, t } from "./api.js";
 import { renderChart } from "./chart.js";
 import { askForPin } from "./pin.js";
+import { startScreenTools } from "./screen.js";
 import { play, soundOn, startSuspense, stopSuspense, toggleSound } from "./sound.js";
 import { renderControls } from "./controls.js";
 import { demoState, humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
@@ -116,6 +117,7 @@ function connect() {
 
 $("sound").addEventListener("click", () => (toggleSound(), renderSound()));
 renderSound();
+startScreenTools();
 $("clear-fault")?.addEventListener("click", () => attempt(() => post("/api/launcher/clear")));
 $("reloaded").addEventListener("click", async () => {
   if (askForPin(t("reload_unlock"))) return;
