@@ -114,6 +114,65 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "拿起弃牌堆（最上面一张留下），洗匀后放进发牌机，然后点“已装好”。",
     ),
     "reloaded": ("Reloaded", "已装好"),
+    "rules_title": ("Rules sheet", "规则说明"),
+    "rules_house": ("House rules that are on", "本桌启用的房规"),
+    "rules_standard_only": ("None: the standard rules.", "没有：使用标准规则。"),
+    "on": ("on", "开"),
+    "off": ("off", "关"),
+    "rule_goal_attack": (
+        "Play a card that matches the top card by colour, number or symbol. Cannot or will "
+        "not play? Press the launcher and keep what comes out. First to empty their hand wins "
+        "the round and scores the cards left in the others' hands; first to {target} wins.",
+        "出一张与顶牌颜色、数字或图案相同的牌。不能或不想出牌时，按发牌机，弹出的牌都归你。"
+        "先出完手牌的人赢得本局，得到其他人手中剩余牌的分数；先到 {target} 分者获胜。",
+    ),
+    "rule_goal_classic": (
+        "Play a card that matches the top card by colour, number or symbol, or draw one. First "
+        "to empty their hand wins the round and scores the cards left in the others' hands; "
+        "first to {target} wins.",
+        "出一张与顶牌颜色、数字或图案相同的牌，或摸一张。先出完手牌的人赢得本局，"
+        "得到其他人手中剩余牌的分数；先到 {target} 分者获胜。",
+    ),
+    "rule_number_name": ("Number cards 0–9", "数字牌 0–9"),
+    "rule_number": (
+        "Match the colour or the number. Worth their number.",
+        "颜色或数字相同即可出。分值等于数字。",
+    ),
+    "rule_S": ("The next player loses their turn.", "下家失去本回合。"),
+    "rule_R": (
+        "Play changes direction (with two players it works like a Skip).",
+        "出牌方向反转（两人游戏时等于跳过）。",
+    ),
+    "rule_+2": (
+        "The next player draws two cards and loses their turn.",
+        "下家摸两张牌并失去本回合。",
+    ),
+    "rule_H2": (
+        "The next player presses the launcher twice, keeps what comes out and loses their turn.",
+        "下家按发牌机两次，弹出的牌都归他，并失去本回合。",
+    ),
+    "rule_TH": (
+        "Swap your whole hand with another player of your choice. It may not be your last card.",
+        "与任选的一名玩家交换全部手牌。不能作为最后一张牌打出。",
+    ),
+    "rule_DA": (
+        "Discard every card of its colour from your hand with it.",
+        "连同手中所有同颜色的牌一起打出。",
+    ),
+    "rule_W": ("Play on anything and name the colour.", "任何时候都可出，并指定颜色。"),
+    "rule_W4": (
+        "Name the colour; the next player draws four and loses their turn (it may be challenged).",
+        "指定颜色；下家摸四张并失去本回合（可以质疑）。",
+    ),
+    "rule_WAH": (
+        "Name the colour; every other player presses the launcher once. Nobody loses a turn.",
+        "指定颜色；其他每位玩家各按发牌机一次。没有人失去回合。",
+    ),
+    "rule_WHF": (
+        "Name the colour; the next player presses until cards come out, keeps them and loses "
+        "their turn.",
+        "指定颜色；下家一直按到有牌弹出为止，弹出的牌归他，并失去本回合。",
+    ),
     "history_nav": ("History", "历史"),
     "history_title": ("Past matches", "往届比赛"),
     "leaderboard": ("Leaderboard", "排行榜"),

@@ -104,6 +104,13 @@ def setup() -> ResponseReturnValue:
     )
 
 
+@bp.get("/rules")
+def rules_sheet() -> ResponseReturnValue:
+    """What each card does in the game being played, and the house rules that are on."""
+    data = page_data(state=table().snapshot(), decks=deck_cards())
+    return page("rules.html", data=data, script="rules")
+
+
 @bp.get("/admin")
 def admin() -> ResponseReturnValue:
     """Launcher status and controls (needs the admin password: else its form)."""
