@@ -97,17 +97,24 @@ def score_only(service: TableService, *, finish: bool = False) -> None:
         service.submit({"type": "round", "winner": winner, "points": points})
 
 
-SCENES: dict[str, tuple[Callable[[TableService], None], str]] = {
-    "board": (in_play, "/"),
-    "reload": (reload, "/"),
-    "score-only": (score_only, "/"),
-    "match-end": (lambda service: score_only(service, finish=True), "/"),
-    "setup": (in_play, "/setup"),
+def finished(service: TableService) -> None:
+    score_only(service, finish=True)
+
+
+# name: (how the table gets there, the page, what shows that the page is drawn)
+SCENES: dict[str, tuple[Callable[[TableService], None], str, str]] = {
+    "board": (in_play, "/", "#live[data-state=live]"),
+    "reload": (reload, "/", "#live[data-state=live]"),
+    "score-only": (score_only, "/", "#live[data-state=live]"),
+    "match-end": (finished, "/", "#live[data-state=live]"),
+    "setup": (in_play, "/setup", "#setup-form[data-ready=true]"),
+    "rules": (in_play, "/rules", "body[data-rules=ready]"),
+    "history": (finished, "/history", "body[data-history=ready]"),
 }
 
 
 def shoot_scene(browser: Any, name: str, folder: Path, out: Path) -> list[Path]:
-    build, path = SCENES[name]
+    build, path, drawn = SCENES[name]
     written = []
     with served_table(folder) as (service, url):
         build(service)
@@ -124,10 +131,7 @@ def shoot_scene(browser: Any, name: str, folder: Path, out: Path) -> list[Path]:
                 )
                 page.goto(f"{url}{path}")
                 page.wait_for_selector("html[data-ready=true]", state="attached")
-                if path == "/":  # the live stream's first snapshot is drawn
-                    page.wait_for_selector("#live[data-state=live]")
-                else:
-                    page.wait_for_selector("#setup-form[data-ready=true]")
+                page.wait_for_selector(drawn, state="attached")
                 target = out / f"{name}-{size}-{language}.png"
                 page.screenshot(path=str(target), full_page=True)
                 written.append(target)
