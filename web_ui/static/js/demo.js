@@ -57,5 +57,7 @@ export function renderSeats(state) {
       label,
     );
   });
-  document.getElementById("seats").replaceChildren(...buttons);
+  const seats = document.getElementById("seats");
+  seats.replaceChildren(...buttons);
+  seats.hidden = !demoState.playing; // a table people set up has no bots to take seats from
 }
