@@ -166,9 +166,11 @@ def demo_ticks(table: Table, count: int) -> None:
     wait_until(lambda: ticks[0] >= count)
 
 
-@pytest.mark.parametrize(("name", "viewport"), SIZES)
-def test_demo_leaves_a_score_only_table_alone(
-    demo_table: Table, name: str, viewport: dict[str, int]
+@pytest.mark.parametrize(
+    ("viewport", "mode"), [(TABLET, "score_only"), (PHONE, "score_only"), (TABLET, "tracked")]
+)
+def test_demo_leaves_a_table_people_set_up_alone(
+    demo_table: Table, viewport: dict[str, int], mode: str
 ) -> None:
     table = demo_table
     wait_until(lambda: len(table.state().get("deal") or {}) > 0)  # the bots' match is on
@@ -178,7 +180,7 @@ def test_demo_leaves_a_score_only_table_alone(
     names = page.locator(".setup-player input")
     for i, player in enumerate(["Mum", "Dad", "Kim", "Lou"]):
         names.nth(i).fill(player)
-    page.check("input[name=mode][value=score_only]")
+    page.check(f"input[name=mode][value={mode}]")
 
     questions: list[str] = []
 
@@ -200,7 +202,7 @@ def test_demo_leaves_a_score_only_table_alone(
     seq = table.state()["seq"]
     demo_ticks(table, 20)  # the bots had many chances to move
     state = table.state()
-    assert state["seq"] == seq and state["setup"]["mode"] == "score_only"
+    assert state["seq"] == seq and state["setup"]["mode"] == mode
     bots = [r for r in table.service.store.records("main") if r.seq > seq - 1 and r.actor == "bot"]
     assert bots == []
     expect(page.locator("#seats")).to_be_hidden()  # no bots here to take a seat from

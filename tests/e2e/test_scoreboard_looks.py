@@ -105,10 +105,13 @@ def test_one_press_button_and_no_empty_panel_in_the_demo(idle_demo_table: Table)
     assert page.errors == []
 
 
-def test_a_locked_tap_opens_the_pin_box_and_says_why(idle_demo_table: Table) -> None:
+@pytest.mark.parametrize(("name", "viewport"), SIZES)
+def test_a_locked_tap_opens_the_pin_box_and_says_why(
+    idle_demo_table: Table, name: str, viewport: dict[str, int]
+) -> None:
     table = idle_demo_table
     wait_until(lambda: bool(table.state().get("setup")))
-    page = table.tablet(PHONE)
+    page = table.tablet(viewport)
     seat = page.locator('#seats button[data-seat="0"]')
     expect(seat).to_be_enabled()
     seat.click()
@@ -137,9 +140,12 @@ def test_score_only_totals_are_the_hero(table: Table, name: str, viewport: dict[
     assert page.errors == []
 
 
-def test_undo_says_what_it_undid_and_hit_fire_reads_in_order(table: Table) -> None:
+@pytest.mark.parametrize(("name", "viewport"), SIZES)
+def test_undo_says_what_it_undid_and_hit_fire_reads_in_order(
+    table: Table, name: str, viewport: dict[str, int]
+) -> None:
     hit_fire_table(table, ["Ann", "Bob", "Cy"])
-    page = table.tablet(TABLET, unlocked=True)
+    page = table.tablet(viewport, unlocked=True)
     feed = page.locator("#feed li")
     victim = table.state()["deal"]["to_move"]
     name = table.state()["setup"]["players"][victim]
