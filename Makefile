@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test test-busy soak lint typecheck pytest bench clean venv chromium firmware-deploy firmware-test install uninstall
+.PHONY: run test test-busy soak lint typecheck pytest bench clean venv chromium firmware-deploy firmware-test install uninstall screenshots
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 CHROMIUM := /usr/bin/chromium
@@ -40,6 +40,10 @@ typecheck: $(VENV)/.test
 
 pytest: $(VENV)/.test
 	$(PY) -m pytest -q
+
+# The main screens at three sizes in English and Chinese, into screenshots/ (not committed).
+screenshots: $(VENV)/.test chromium
+	$(PY) -m tests.e2e.screens screenshots
 
 bench: $(VENV)/.bench
 	$(PY) -m benchmarks

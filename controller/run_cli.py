@@ -19,8 +19,9 @@ from typing import Any
 
 from controller.cli import UsageError
 from controller.config import Config, load_config
-from controller.launcher import LauncherError
+from controller.launcher import LauncherError, load_pin_profile
 from controller.launcher.guard import open_guarded
+from controller.launcher.sim import SimOptions
 from controller.sdnotify import Notifier, Watchdog, watchdog_interval
 from controller.sections import ConfigError
 from controller.stops import FILE as STOP_FILE
@@ -48,6 +49,13 @@ def register(commands: Any) -> None:
         help="launcher backend (default from the config)",
     )
     parser.add_argument("--demo", action="store_true", help="bots play on the simulated launcher")
+    parser.add_argument(
+        "--demo-speed",
+        type=float,
+        default=1.0,
+        metavar="N",
+        help="with --demo: bots and the simulated launcher run N times faster (default 1)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -55,15 +63,15 @@ def run(args: argparse.Namespace) -> int:
     config = _config(args)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     try:
-        return _serve(config, args.demo)
+        return _serve(config, args.demo, args.demo_speed)
     except StoreError as error:  # one line naming the file and what to do; no restart loop
         print(f"uno-attack run: error: {error}", file=sys.stderr, flush=True)
         return error.status
 
 
-def _serve(config: Config, demo_table: bool) -> int:
+def _serve(config: Config, demo_table: bool, speed: float) -> int:
     started = time.monotonic()
-    with _opened(config, demo_table) as (service, demo):
+    with _opened(config, demo_table, speed) as (service, demo):
         from web_ui.app import create_app
         from web_ui.server import create_server
 
@@ -75,6 +83,8 @@ def _serve(config: Config, demo_table: bool) -> int:
         addresses = urls(config)
         for url in addresses:
             print(f"Scoreboard: {url}", flush=True)
+        if demo is not None:
+            print(demo_banner(speed), flush=True)
         log.info("ready in %.2f s", time.monotonic() - started)
         notifier = systemd_hooks(service, config, addresses[0])
         try:
@@ -130,7 +140,21 @@ def status_line(state: dict[str, Any]) -> str:
     return f"{len(players)} players, {played}; {name} to play; {launcher}"
 
 
+def demo_banner(speed: float) -> str:
+    pace = "" if speed == 1 else f", {speed:g} times faster than real time"
+    return (
+        f"Demo: bots play on a simulated launcher{pace}. Nothing is connected to real hardware; "
+        "take a seat from the scoreboard, or set up a table and the bots leave it alone."
+    )
+
+
 def _config(args: argparse.Namespace) -> Config:
+    if not 0 < args.demo_speed <= 100:
+        raise UsageError(
+            f"--demo-speed must be more than 0 and at most 100, not {args.demo_speed:g}"
+        )
+    if args.demo_speed != 1 and not args.demo:
+        raise UsageError("--demo-speed needs --demo")
     try:
         config = load_config(args.config)
     except ConfigError as error:
@@ -155,8 +179,8 @@ def _config(args: argparse.Namespace) -> Config:
 class _opened:
     """Store, launcher and table service, closed in reverse order whatever happens."""
 
-    def __init__(self, config: Config, demo: bool) -> None:
-        self.config, self.demo = config, demo
+    def __init__(self, config: Config, demo: bool, speed: float = 1.0) -> None:
+        self.config, self.demo, self.speed = config, demo, speed
         self.closers: list[Any] = []
 
     def __enter__(self) -> tuple[TableService, DemoTable | None]:
@@ -175,23 +199,24 @@ class _opened:
         launcher = None
         if config.launcher.backend != "none":
             try:
-                launcher = open_guarded(  # a guard process stops the motor if this one dies
-                    config.launcher.pin_profile, backend=config.launcher.backend
-                )
+                # a guard process stops the motor if this one dies
+                launcher = open_guarded(**_launcher_args(config, self.speed))
             except (LauncherError, ValueError, OSError) as error:
                 raise UsageError(f"cannot open the launcher: {error}") from None
             self.closers.append(launcher.close)
         service = TableService(
             store,
             launcher=launcher,
-            suspense=config.launcher.suspense,
-            deal_pause=config.launcher.deal_pause,
+            suspense=config.launcher.suspense / self.speed,
+            deal_pause=config.launcher.deal_pause / self.speed,
             eject_profile=config.launcher.eject_profile,
         )
         self.closers.append(service.stop)
         demo = None
         if self.demo:
-            demo = DemoTable(service, players=config.demo.players, pace=config.demo.pace)
+            demo = DemoTable(
+                service, players=config.demo.players, pace=config.demo.pace, speed=self.speed
+            )
         service.start()
         return service, demo
 
@@ -202,6 +227,25 @@ class _opened:
                 closer()
             except Exception:
                 log.exception("while shutting down")
+
+
+# --- a faster demo: the simulated cards run faster and the ejector's timings shrink alike ---
+FASTEST_CARDS = 10.0  # beyond this a simulated card's beam pulse nears the sensor filter
+
+
+def _launcher_args(config: Config, speed: float) -> dict[str, Any]:
+    args: dict[str, Any] = {"profile": config.launcher.pin_profile}
+    args["backend"] = config.launcher.backend
+    if speed == 1 or config.launcher.backend != "sim":
+        return args
+    scale = 1 / min(speed, FASTEST_CARDS)
+    profile = load_pin_profile(config.launcher.pin_profile)
+    args["profile"] = profile.with_ejector(**profile.ejector.scaled(scale).__dict__)
+    args["sim"] = SimOptions(time_scale=scale)
+    return args
+
+
+# --- end of the faster demo ---
 
 
 def _secret(store: Store) -> str:
@@ -220,15 +264,24 @@ def _exit_on_sigterm(signum: int, _frame: object) -> None:
 
 
 def urls(config: Config) -> list[str]:
-    """Where tablets find the scoreboard: the host's name on the LAN and its addresses."""
+    """Where tablets find the scoreboard: first the address that works on this machine, then
+    the LAN addresses, then the host's .local name when this machine can resolve it."""
     host, port = config.service.host, config.service.port
     if host not in ("0.0.0.0", "::", ""):
         return [f"http://{host}:{port}/"]
-    names = [f"{socket.gethostname()}.local", *_addresses(), "localhost"]
+    names = ["localhost", *lan_addresses(), *_resolvable(f"{socket.gethostname()}.local")]
     return [f"http://{name}:{port}/" for name in dict.fromkeys(names)]
 
 
-def _addresses() -> list[str]:
+def _resolvable(name: str) -> list[str]:
+    try:
+        socket.getaddrinfo(name, None)
+    except (OSError, UnicodeError):
+        return []
+    return [name]
+
+
+def lan_addresses() -> list[str]:
     try:
         probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
         probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the LAN address

@@ -11,7 +11,7 @@ from controller.config import Config
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
 
-from . import api, demo_api, errors, launcher_api, limits, pages, security, stream
+from . import api, demo_api, errors, history, launcher_api, limits, pages, qr, security, stream
 from .settings import TableSettings
 
 
@@ -47,6 +47,6 @@ def create_app(
     app.extensions["demo"] = demo
     security.install(app)
     errors.register(app)
-    for blueprint in (api.bp, launcher_api.bp, demo_api.bp, stream.bp, pages.bp):
+    for blueprint in (api.bp, launcher_api.bp, demo_api.bp, stream.bp, pages.bp, qr.bp, history.bp):
         app.register_blueprint(blueprint)
     return app

@@ -29,8 +29,8 @@ def demo() -> DemoTable:
 def info() -> ResponseReturnValue:
     table = current_app.extensions.get("demo")
     if table is None:
-        return jsonify(demo=False, humans=[])
-    return jsonify(demo=True, humans=on_owner(table, lambda: None))
+        return jsonify(demo=False, humans=[], playing=False)
+    return jsonify(demo=True, humans=on_owner(table, lambda: None), playing=table.playing())
 
 
 def on_owner(table: DemoTable, change: Callable[[], None]) -> list[int]:

@@ -107,6 +107,123 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "none": ("Manual", "手动"),
     "closed": ("Off", "关闭"),
     "clear_fault": ("Clear fault", "排除故障"),
+    "reload_title": ("The launcher is empty: reload it", "发牌机空了：请装牌"),
+    "reload_how": (
+        "Take the discard pile except its top card, shuffle it and put it into the launcher. "
+        "Then tap Reloaded.",
+        "拿起弃牌堆（最上面一张留下），洗匀后放进发牌机，然后点“已装好”。",
+    ),
+    "reloaded": ("Reloaded", "已装好"),
+    "rules_title": ("Rules sheet", "规则说明"),
+    "rules_house": ("House rules that are on", "本桌启用的房规"),
+    "rules_standard_only": ("None: the standard rules.", "没有：使用标准规则。"),
+    "on": ("on", "开"),
+    "off": ("off", "关"),
+    "rule_goal_attack": (
+        "Play a card that matches the top card by colour, number or symbol. Cannot or will "
+        "not play? Press the launcher and keep what comes out. First to empty their hand wins "
+        "the round and scores the cards left in the others' hands; first to {target} wins.",
+        "出一张与顶牌颜色、数字或图案相同的牌。不能或不想出牌时，按发牌机，弹出的牌都归你。"
+        "先出完手牌的人赢得本局，得到其他人手中剩余牌的分数；先到 {target} 分者获胜。",
+    ),
+    "rule_goal_classic": (
+        "Play a card that matches the top card by colour, number or symbol, or draw one. First "
+        "to empty their hand wins the round and scores the cards left in the others' hands; "
+        "first to {target} wins.",
+        "出一张与顶牌颜色、数字或图案相同的牌，或摸一张。先出完手牌的人赢得本局，"
+        "得到其他人手中剩余牌的分数；先到 {target} 分者获胜。",
+    ),
+    "rule_number_name": ("Number cards 0–9", "数字牌 0–9"),
+    "rule_number": (
+        "Match the colour or the number. Worth their number.",
+        "颜色或数字相同即可出。分值等于数字。",
+    ),
+    "rule_S": ("The next player loses their turn.", "下家失去本回合。"),
+    "rule_R": (
+        "Play changes direction (with two players it works like a Skip).",
+        "出牌方向反转（两人游戏时等于跳过）。",
+    ),
+    "rule_+2": (
+        "The next player draws two cards and loses their turn.",
+        "下家摸两张牌并失去本回合。",
+    ),
+    "rule_H2": (
+        "The next player presses the launcher twice, keeps what comes out and loses their turn.",
+        "下家按发牌机两次，弹出的牌都归他，并失去本回合。",
+    ),
+    "rule_TH": (
+        "Swap your whole hand with another player of your choice. It may not be your last card.",
+        "与任选的一名玩家交换全部手牌。不能作为最后一张牌打出。",
+    ),
+    "rule_DA": (
+        "Discard every card of its colour from your hand with it.",
+        "连同手中所有同颜色的牌一起打出。",
+    ),
+    "rule_W": ("Play on anything and name the colour.", "任何时候都可出，并指定颜色。"),
+    "rule_W4": (
+        "Name the colour; the next player draws four and loses their turn (it may be challenged).",
+        "指定颜色；下家摸四张并失去本回合（可以质疑）。",
+    ),
+    "rule_WAH": (
+        "Name the colour; every other player presses the launcher once. Nobody loses a turn.",
+        "指定颜色；其他每位玩家各按发牌机一次。没有人失去回合。",
+    ),
+    "rule_WHF": (
+        "Name the colour; the next player presses until cards come out, keeps them and loses "
+        "their turn.",
+        "指定颜色；下家一直按到有牌弹出为止，弹出的牌归他，并失去本回合。",
+    ),
+    "history_nav": ("History", "历史"),
+    "history_title": ("Past matches", "往届比赛"),
+    "leaderboard": ("Leaderboard", "排行榜"),
+    "lb_played": ("Matches", "场次"),
+    "lb_wins": ("Wins", "胜场"),
+    "lb_average": ("Points per round", "每局平均分"),
+    "lb_comeback": ("Best comeback", "最大逆转"),
+    "match_n": ("Match {n}", "第 {n} 场"),
+    "in_progress": ("In progress", "进行中"),
+    "export_csv": ("Download CSV", "下载 CSV"),
+    "on_a_phone": ("This table on a phone", "在手机上打开本牌桌"),
+    "qr_alt": ("QR code of this table's address", "本牌桌地址的二维码"),
+    "qr_hint": (
+        "Scan with a phone on the same Wi-Fi to open this scoreboard.",
+        "用连着同一个 Wi-Fi 的手机扫码，即可打开记分板。",
+    ),
+    "fullscreen": ("Full screen", "全屏"),
+    "keep_awake": ("Keep the screen on", "保持屏幕常亮"),
+    "wake_unavailable": (
+        "This browser cannot keep the screen on here (it needs a secure page): "
+        "set the tablet's screen timeout instead.",
+        "此浏览器在这里无法保持屏幕常亮（需要安全连接）：请改用平板的屏幕休眠设置。",
+    ),
+    "sound_on": ("Sound: on", "声音：开"),
+    "sound_off": ("Sound: off", "声音：关"),
+    "next_player": ("next: {name}", "下一位：{name}"),
+    "points_held": ("points left in hand", "手中剩余点数"),
+    "points_held_legend": (
+        "★ the round's winner · (n) points left in a hand",
+        "★ 本局赢家 · (n) 手中剩余点数",
+    ),
+    "replace_confirm": (
+        "A match is in progress ({names}; {deals} deals scored). End it and start this one?",
+        "有一场比赛正在进行（{names}；已计 {deals} 局）。结束它并开始新比赛吗？",
+    ),
+    "reload_unlock": (
+        "Enter the table PIN, then tap Reloaded again.",
+        "请输入牌桌密码，然后再点“已装好”。",
+    ),
+    "pin_to_press": (
+        "Enter the table PIN to press the launcher from this tablet.",
+        "输入牌桌密码后才能在本平板上按发牌机。",
+    ),
+    "pin_to_sit": (
+        "Enter the table PIN to take a seat from the bots.",
+        "输入牌桌密码后才能从机器人那里接手座位。",
+    ),
+    "ev_Reloaded": ("The launcher was reloaded: {count} cards", "发牌机已装牌：{count} 张"),
+    "champion": ("{names} wins!", "{names} 获胜！"),
+    "champions": ("{names} win!", "{names} 获胜！"),
+    "demo_next_match": ("The bots start the next match in a moment.", "机器人稍后开始下一场比赛。"),
     "press_button": ("Press the launcher's button", "请按发牌机的按钮"),
     "virtual_launcher": ("Virtual launcher", "虚拟发牌机"),
     "virtual_press": ("Press the launcher", "按发牌机"),
@@ -156,6 +273,14 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "points": ("Points", "点数"),
     "points_of": ("{points} points", "{points} 分"),
     "save_cards": ("Save cards", "保存手牌"),
+    "save_anyway": ("Save anyway", "仍然保存"),
+    "tracked_cards": ("(the table counted {count} cards)", "（牌桌记录 {count} 张）"),
+    "count_cards": ("Or count the cards", "或者逐张清点"),
+    "cards_and_points": ("{count} cards, {points} points", "{count} 张，{points} 分"),
+    "count_mismatch": (
+        "The table counted {tracked} cards for {name}, not {count}: check the hand, then save.",
+        "牌桌记录 {name} 有 {tracked} 张，不是 {count} 张：请核对手牌后再保存。",
+    ),
     "save_points": ("Save points", "保存点数"),
     "went_out": ("{name} went out", "{name} 出完了"),
     "round_result": ("Round result", "本局结果"),
@@ -176,7 +301,35 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "mode_score_only": ("Scores only", "只记分"),
     "first_dealer": ("First dealer", "首位庄家"),
     "profile": ("Eject profile", "弹牌模式"),
-    "options": ("Rules", "规则选项"),
+    "options": ("House rules", "房规"),
+    "rules_changed": ("· {count} changed from the standard rules", "· 与标准规则不同 {count} 项"),
+    "rules_standard": ("· the standard rules (tap to change)", "· 标准规则（点此修改）"),
+    "rules_carried": (
+        "These are the last match's house rules ({count} changed). Keep them, or start again "
+        "from the standard rules.",
+        "这是上一场比赛的房规（改了 {count} 项）。可以保留，或恢复标准规则。",
+    ),
+    "standard_rules": ("Use the standard rules", "恢复标准规则"),
+    "profile_toy": ("Like the toy", "像原版玩具"),
+    "profile_toy_hint": (
+        "About one press in four fires, usually 3 to 8 cards, now and then a burst of 12 or more.",
+        "大约四次按键弹一次，通常 3 到 8 张，偶尔一下弹出 12 张以上。",
+    ),
+    "profile_gentle": ("Gentle (young players)", "温和（小朋友）"),
+    "profile_gentle_hint": (
+        "Fires a little more often, only 1 to 4 cards, never a big burst.",
+        "弹得稍勤，每次只有 1 到 4 张，没有大爆发。",
+    ),
+    "profile_brutal": ("Brutal", "残酷"),
+    "profile_brutal_hint": (
+        "Fires often and hard: 3 to 15 cards, and now and then 15 to 25 at once.",
+        "弹得又勤又狠：3 到 15 张，偶尔一次 15 到 25 张。",
+    ),
+    "profile_draw-one": ("One card per press", "每按一次一张"),
+    "profile_draw-one_hint": (
+        "Every press gives exactly one card: the launcher as a plain draw pile.",
+        "每按一次正好一张：发牌机就当普通摸牌堆。",
+    ),
     "start_match": ("Start the match", "开始比赛"),
     "setup_pin": ("Enter the table PIN to set up a match.", "输入牌桌密码后才能设置比赛。"),
     # admin
@@ -219,7 +372,13 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "ev_DealEnded": ("The deal is over", "本局结束"),
     "ev_DealScored": ("Round {number} scored", "第 {number} 局已计分"),
     "ev_MatchEnded": ("The match is over", "比赛结束"),
-    "ev_Undone": ("Undone", "已撤销"),
+    "ev_hit_fire_next": (
+        "{name} presses until cards come out, then loses the turn",
+        "{name} 一直按到有牌弹出，然后失去本回合",
+    ),
+    "ev_Undone": ("Undone: {what}", "已撤销：{what}"),
+    "undone_round": ("the round {name} won", "{name} 赢的那一局"),
+    "undone_hand": ("{name}'s hand ({points} points)", "{name} 的手牌（{points} 分）"),
     "notice_press_ignored": ("Nobody needs to press now", "现在不需要按键"),
     "notice_dealt": ("Every hand is dealt: turn up the first card", "发牌完毕：请翻开第一张牌"),
     "card_group": ("{card} with {cards}", "{card}（连同 {cards}）"),

@@ -16,7 +16,7 @@ from flask.typing import ResponseReturnValue
 from controller.engine import IllegalAction
 
 from . import security
-from .api import body, idempotency_key, service
+from .api import body, idempotency_key, run, service
 from .errors import Forbidden
 
 bp = Blueprint("launcher_api", __name__, url_prefix="/api/launcher")
@@ -76,6 +76,13 @@ def press() -> ResponseReturnValue:
 def clear() -> ResponseReturnValue:
     service().clear_fault()
     return jsonify(cleared=True)
+
+
+@bp.post("/reload")
+@security.needs_pin
+def reload() -> ResponseReturnValue:
+    """The players reloaded the empty launcher from the discard pile (RULES.md §8)."""
+    return run({"type": "reload"}, body())
 
 
 @bp.post("/deal")

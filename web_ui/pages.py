@@ -74,6 +74,7 @@ def page(template: str, **context: Any) -> Response:
         table_name=current_app.config["TABLE_NAME"],
         unlocked=security.unlocked(),
         admin=security.is_admin(),
+        demo=current_app.extensions.get("demo") is not None,
         **context,
     )
     response = Response(html, mimetype="text/html")
@@ -102,6 +103,13 @@ def setup() -> ResponseReturnValue:
         show_pin=not security.unlocked(),
         table_language=security.settings().language,
     )
+
+
+@bp.get("/rules")
+def rules_sheet() -> ResponseReturnValue:
+    """What each card does in the game being played, and the house rules that are on."""
+    data = page_data(state=table().snapshot(), decks=deck_cards())
+    return page("rules.html", data=data, script="rules")
 
 
 @bp.get("/admin")

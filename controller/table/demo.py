@@ -4,6 +4,11 @@ Each bot move goes through the same paths as people's: taps become logged comman
 that must press the launcher presses the simulated button, so the press travels through the
 launcher's input thread, the eject policy, the motor and the card sensor. A visitor can take a
 seat (`take_seat`) and play it from a tablet; the bots wait for them.
+
+The bots only play matches they set up themselves: once a person sets up a table, they leave it
+alone. When the simulated launcher runs empty they reload it as players do (the discard pile but
+its top card); a finished match stays on the screens for `hold` seconds before the next one.
+`speed` runs everything that many times faster.
 """
 
 from __future__ import annotations
@@ -17,6 +22,7 @@ from controller.engine import EngineError, Game, Phase
 from controller.table.codec import BadRequest, action_to_dict
 
 from .service import TableService
+from .session import TableSetup
 
 log = logging.getLogger(__name__)
 
@@ -32,19 +38,33 @@ class DemoTable:
         *,
         players: int = 4,
         pace: float = 1.2,
+        speed: float = 1.0,
+        hold: float = 30.0,
+        target: int = 300,
         game: str = "attack",
         rng: random.Random | None = None,
         clock: Any = time.monotonic,
     ) -> None:
         self.service = service
         self.players = players
-        self.pace = pace
+        self.pace = pace / speed
+        self.hold = hold / speed
         self.game = game
+        self.target = target
         self.humans: set[int] = set()
+        self.own: TableSetup | None = None  # the set-up of the match the bots are playing
+        self.held_until: float | None = None  # a finished match stays on screen until then
+        self._adopted = False
         self._rng = rng or random.Random()
         self._clock = clock
         self._next = 0.0
         service.on_tick.append(self.tick)
+        service.tick_interval = min(service.tick_interval, max(self.pace, 0.01))
+
+    def playing(self) -> bool:
+        """Whether the match on the table is the bots' (any thread: reads one reference)."""
+        session = self.service.session
+        return session is not None and bool(session.setup == self.own)
 
     def take_seat(self, seat: int) -> None:
         """A visitor plays `seat` from now on (the bots wait for them)."""
@@ -67,8 +87,17 @@ class DemoTable:
 
     def _step(self) -> None:
         session = self.service.session
-        if session is None or session.match.over or session.setup.mode != "tracked":
+        if not self._adopted:
+            self._adopt()
+        if session is not None and session.setup != self.own:
+            return  # a person set this table up: it is theirs
+        if session is None or self._next_match_due(session.match.over):
             self._command({"type": "setup", "setup": self._setup()})
+            self.own = self.service.session.setup if self.service.session else None
+            return
+        if session.match.over:
+            return
+        if self._tend_launcher(session.game):
             return
         game = session.game
         if game is None:
@@ -80,13 +109,51 @@ class DemoTable:
         elif game.phase is Phase.PLAYING:
             self._play(game)
 
+    def _adopt(self) -> None:
+        """After a restart: the match in the log is the bots' if they set it up."""
+        self._adopted = True
+        session = self.service.session
+        records = self.service.store.records(self.service.table_id)
+        setups = [r for r in records if r.kind == "setup"]
+        if session is not None and setups and setups[-1].actor == "bot":
+            self.own = session.setup
+
+    def _next_match_due(self, over: bool) -> bool:
+        """A finished match is held on the screens for `hold` seconds, then replaced."""
+        if not over:
+            self.held_until = None
+            return False
+        now: float = self._clock()
+        if self.held_until is None:
+            self.held_until = now + self.hold
+        return now >= self.held_until
+
+    def _tend_launcher(self, game: Game | None) -> bool:
+        """Do what players do when the launcher stops: reload it, or clear the jam."""
+        launcher = self.service.launcher
+        fault = None if launcher is None else launcher.fault
+        if fault is None or game is None:
+            return False
+        if fault.kind == "empty" and game.phase is Phase.PLAYING:
+            try:
+                self._command({"type": "reload"})
+                return True
+            except (EngineError, BadRequest):
+                pass  # nothing to reload: a press now gives nothing
+        assert launcher is not None
+        simulator = getattr(launcher, "simulator", None)
+        if simulator is not None:
+            simulator.clear_jam()  # a bot pulls the stuck card out
+        launcher.clear_fault()
+        return True
+
     def _setup(self) -> dict[str, Any]:
         return {
             "players": list(NAMES[: self.players]),
             "game": self.game,
             "first_dealer": self._rng.randrange(self.players),
             "seed": self._rng.randrange(1 << 30),
-            "options": {"target": 300},
+            "options": {"target": self.target},
         }
 
     def _enter_hand(self, game: Game) -> None:

@@ -86,6 +86,7 @@ class TableService:
         self.hub = Hub()
         self.session: TableSession | None = None
         self.on_tick: list[Callable[[], None]] = []
+        self.tick_interval = TICK  # a faster demo wakes the owner thread more often
         self._rng = rng or random.Random()
         self._fixed_policy = policy
         self._policy: Policy | None = policy
@@ -205,7 +206,7 @@ class TableService:
     def _loop(self) -> None:
         while True:
             try:
-                job = self._inbox.get(timeout=TICK)
+                job = self._inbox.get(timeout=self.tick_interval)
             except queue.Empty:
                 job = _Job(lambda: None)
             if job is None:
@@ -238,8 +239,13 @@ class TableService:
             return self._undo(actor, idem_key)
         if self.session is None:
             raise IllegalAction("set up the table first")
+        if kind == "reload":
+            self._check_empty()
         events = self.session.apply(command)
-        return self._publish(self._log(str(kind), command, events, actor, idem_key))
+        record = self._publish(self._log(str(kind), command, events, actor, idem_key))
+        if kind in ("deal", "reload"):
+            self._launcher_loaded()
+        return record
 
     # ---- idempotency keys: a key means one tap, within one match (keys of older matches
     # ---- are free again); it is stored as `m<seq of the match's setup>:<key>`.
@@ -520,6 +526,26 @@ class TableService:
             profile = load_profile(self.session.setup.profile if self.session else "toy")
             self._policy = EjectPolicy(profile, self._rng)
         return self._policy
+
+    # --- the players fill the launcher: after a deal and when they reload it (RULES.md §8) ---
+    def _launcher_loaded(self) -> None:
+        session, launcher = self.session, self.launcher
+        game = session.game if session else None
+        if launcher is None or game is None or session is None or not session.rules.attack:
+            return
+        simulator = getattr(launcher, "simulator", None)
+        if simulator is not None:  # the simulated hopper holds what the engine says it holds
+            simulator.load(len(game.pile))
+        fault = launcher.fault
+        if fault is not None and fault.kind == "empty":
+            launcher.clear_fault()
+
+    def _check_empty(self) -> None:
+        fault = None if self.launcher is None else self.launcher.fault
+        if self.launcher is not None and (fault is None or fault.kind != "empty"):
+            raise IllegalAction("the launcher is not empty: reload it when it says Empty")
+
+    # --- end of filling ---
 
     def _on_launcher_status(self, status: LauncherStatus, fault: Fault | None) -> None:
         """Launcher threads hand the change to the owner thread, which shows it. Changes that

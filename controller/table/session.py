@@ -8,6 +8,7 @@ Commands:
     {"type": "deal"}                           deal the next deal (the right dealer)
     {"type": "action", "action": {...}}        an engine action (see codec.py)
     {"type": "round", "winner": 2, "points": [...], "cards": [...]}   score-only mode
+    {"type": "reload"}                         the launcher was reloaded from the discard pile
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from controller.engine import (
     Rules,
     duty_text,
 )
-from controller.engine.events import plain
+from controller.engine.events import Event, plain
 from controller.engine.legal_actions import jump_ins
 from controller.engine.match import DealRecord, Match
 from controller.engine.option_table import OptionValue
@@ -137,6 +138,8 @@ class TableSession:
             return self.act(action_from_dict(command.get("action")))
         if kind == "round":
             return self._round(command)
+        if kind == "reload":
+            return self._reload()
         raise BadRequest(f"unknown command {kind!r}")
 
     def act(self, action: Action) -> list[dict[str, Any]]:
@@ -158,6 +161,23 @@ class TableSession:
         if self.setup.mode != "tracked":
             raise IllegalAction("this table only keeps score: enter each round's result")
         return events_to_dicts(self.match.start_deal())
+
+    # --- reloading the launcher (RULES.md §3.6, §8) ---
+    def _reload(self) -> list[dict[str, Any]]:
+        """The players put the discard pile but its top card, shuffled, into the empty launcher.
+        The engine may already have moved those cards at the press that found it empty."""
+        game = self.game
+        if self.setup.mode != "tracked" or not self.rules.attack or game is None:
+            raise IllegalAction("only a deal of UNO Attack in play has a launcher to reload")
+        if game.phase is not Phase.PLAYING:
+            raise IllegalAction("reload the launcher while a deal is being played")
+        events: list[Event] = []
+        game.refill(events)
+        if not game.pile:
+            raise IllegalAction("no card is left to reload: every card is in a hand")
+        return [*events_to_dicts(events), {"type": "Reloaded", "count": len(game.pile)}]
+
+    # --- end of reloading ---
 
     def _round(self, command: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Score-only mode: a deal played without tracking, entered as its result."""
@@ -245,6 +265,7 @@ def deal_view(game: Game) -> dict[str, Any]:
         "colour": game.colour.value if game.colour else None,
         "hands": [len(hand) for hand in game.hands],
         "pile": len(game.pile),
+        "reloadable": max(len(game.discard) - 1, 0),
         "exposed": game.exposed,
         "uno": [seat for seat, hand in enumerate(game.hands) if len(hand) == 1],
         "winner": game.winner,

@@ -141,18 +141,34 @@ def open_page(page: Any, path: str) -> None:
     page.wait_for_selector("html[data-ready=true]", state="attached")
 
 
+def open_house_rules(page: Any) -> None:
+    """Unfold the set-up page's house rules (folded while they are the standard ones)."""
+    if not page.locator("#options-box").evaluate("box => box.open"):
+        page.click("#options-box summary")
+
+
 def csrf(page: Any) -> str:
     return str(page.locator('meta[name="csrf-token"]').get_attribute("content"))
 
 
 def _table(
-    browser: Any, tmp_path: Path, *, demo_pace: float | None = None, launcher: bool = True
+    browser: Any,
+    tmp_path: Path,
+    *,
+    demo_pace: float | None = None,
+    launcher: bool = True,
+    policy: Any = None,
+    demo: dict[str, Any] | None = None,
 ) -> Iterator[Table]:
     store = Store(tmp_path / "uno-attack.db")
     sim = SimOptions(time_scale=0.25, seed=1)
     machine = open_launcher("hbridge", backend="sim", sim=sim) if launcher else None
-    service = TableService(store, launcher=machine, rng=random.Random(5), suspense=0.0)
-    bots = None if demo_pace is None else DemoTable(service, pace=demo_pace, rng=random.Random(2))
+    service = TableService(
+        store, launcher=machine, rng=random.Random(5), suspense=0.0, policy=policy
+    )
+    bots = None
+    if demo_pace is not None:
+        bots = DemoTable(service, pace=demo_pace, rng=random.Random(2), **(demo or {}))
     service.start()
     config = Config(service=ServiceConfig(admin_password=ADMIN_PASSWORD))
     app = create_app(service, config, secret_key="browser-tests", demo=bots)

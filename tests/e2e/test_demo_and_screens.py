@@ -20,7 +20,7 @@ def make_any_move(page: Any) -> None:
     """Whatever the seat may do now: press, or play the first card offered (and answer)."""
     controls = page.locator("#turn-controls")
     if controls.locator("#press").count():
-        page.click("#virtual-press")  # the demo's big button does the same
+        controls.locator("#press").click()  # the only press button while it is my turn
         return
     if controls.locator("#plays button").count():
         controls.locator("#plays button").first.click()

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, PORTRAIT, Table, shoot
+from .conftest import PHONE, PORTRAIT, Table, open_house_rules, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -28,6 +28,7 @@ def set_up_on_the_page(page: Any, names: list[str]) -> None:
     inputs = page.locator(".setup-player input")
     for i, name in enumerate(names):
         inputs.nth(i).fill(name)
+    open_house_rules(page)
 
 
 def test_seed_000_preset_plays_a_stack_a_group_a_jump_in_and_eliminations(table: Table) -> None:

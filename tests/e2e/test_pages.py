@@ -7,7 +7,16 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import ADMIN_PASSWORD, PHONE, PIN, Table, csrf, open_page, shoot
+from .conftest import (
+    ADMIN_PASSWORD,
+    PHONE,
+    PIN,
+    Table,
+    csrf,
+    open_house_rules,
+    open_page,
+    shoot,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -50,6 +59,8 @@ def test_setup_page_sets_up_a_table(table: Table) -> None:
     page.locator(".setup-player").nth(2).get_by_role("button", name="Move up").click()
     expect(names.nth(1)).to_have_value("Cy")
 
+    expect(page.locator("#options-changed")).to_contain_text("the standard rules")
+    open_house_rules(page)
     page.check("input[name=game][value=classic]")
     expect(page.locator('[data-option="wd4_bluffing"]')).to_be_visible()
     expect(page.locator('[data-option="suggestion_penalty"]')).to_have_count(0)
@@ -126,9 +137,10 @@ def test_score_only_table_enters_rounds_to_the_match_end(table: Table) -> None:
     form.locator('.tab[data-seat="0"]').click()
     form.locator('input[data-seat="1"]').fill("50")
     page.click("#save-round")
-    expect(page.locator("#turn-name")).to_have_text("Winner: Ann")
-    expect(page.locator("#standings")).to_contain_text("Ann: 110")
-    expect(page.locator("#controls a.button")).to_have_text("New match")
+    expect(page.locator("#champion")).to_have_text("Ann wins!")
+    expect(page.locator("#final-standings li").first).to_contain_text("110")
+    expect(page.locator("#new-match")).to_have_text("New match")
+    expect(page.locator("#history tbody tr").first).to_contain_text("(50)")  # Bob's hand
     expect(page.locator("#chart svg polyline")).to_have_count(2)
     shoot(page, "score-only-phone")
     assert table.state()["match_over"]

@@ -124,9 +124,17 @@ def test_round_end_scores_and_next_deal(table: Table) -> None:
     expect(page.locator("#scoring")).to_be_visible()
     expect(page.locator("#scoring .shown")).to_contain_text("Bob went out")
     expect(page.locator("#scoring .hand-entry")).to_have_attribute("data-seat", "0")
-    page.click('#scoring .picker button[data-card="R5"]')
-    page.click('#scoring .picker button[data-card="WAH"]')
-    expect(page.locator("#picks-points")).to_have_text("55 points")
+    expect(page.locator("#scoring .hand-entry h3")).to_contain_text("the table counted 7 cards")
+    page.click("#scoring .count-cards summary")  # points first; counting the cards is folded
+    page.click('#faces [data-face="5"] .plus')
+    page.click('#faces [data-face="WAH"] .plus')
+    page.click('#faces [data-face="WAH"] .plus')
+    page.click('#faces [data-face="WAH"] .minus')
+    expect(page.locator("#picks-points")).to_have_text("2 cards, 55 points")
+    expect(page.locator("#count-mismatch")).to_contain_text("counted 7 cards for Ann, not 2")
+    page.click("#save-cards")  # the first tap asks to check the hand
+    expect(page.locator("#save-cards")).to_have_text("Save anyway")
+    assert "0" not in table.state()["deal"]["shown"]
     page.click("#save-cards")
 
     expect(page.locator("#scoring .hand-entry")).to_have_attribute("data-seat", "2")

@@ -2,11 +2,22 @@
 // first message is a snapshot, the browser resumes with Last-Event-ID), and hosts the controls.
 import { attempt, notify, page, post, t } from "./api.js";
 import { renderChart } from "./chart.js";
+import { askForPin } from "./pin.js";
+import { startScreenTools } from "./screen.js";
+import { play, soundOn, startSuspense, stopSuspense, toggleSound } from "./sound.js";
 import { renderControls } from "./controls.js";
-import { humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
+import { demoState, humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
 import { addRecord, loadHistory } from "./feed.js";
 import { renderFormat } from "./standings.js";
-import { renderAlerts, renderGame, renderHistory, renderLauncher, renderPlayers } from "./view.js";
+import {
+  flyOut,
+  renderAlerts,
+  renderGame,
+  renderHistory,
+  renderLauncher,
+  renderMatchEnd,
+  renderPlayers,
+} from "./view.js";
 
 const $ = (id) => document.getElementById(id);
 let state = page.state;
@@ -14,16 +25,31 @@ let state = page.state;
 /** Take a newer state (from the stream or a command's answer) and redraw. */
 function accept(next, authoritative = false) {
   if (!next || (!authoritative && (next.seq ?? 0) < (state.seq ?? 0))) return;
+  sounds(state, next);
   state = next;
   render();
 }
 
+/** The sounds a change of state calls for: a new "UNO!" and the end of a match. */
+function sounds(before, after) {
+  const uno = after.deal?.uno ?? [];
+  if (uno.some((seat) => !(before.deal?.uno ?? []).includes(seat))) play("uno");
+  if (after.match_over && !before.match_over && before.setup) play("winner");
+}
+
+function renderSound() {
+  const button = $("sound");
+  button.setAttribute("aria-pressed", String(soundOn()));
+  button.textContent = t(soundOn() ? "sound_on" : "sound_off");
+}
+
 function render() {
+  renderMatchEnd(state, demoState.playing);
   renderGame(state);
   renderAlerts(state);
   renderPlayers(state);
   renderFormat(state);
-  renderLauncher(state.launcher);
+  renderLauncher(state);
   renderChart($("chart"), state);
   renderHistory(state);
   renderSeats(state);
@@ -32,12 +58,16 @@ function render() {
 
 function renderOwnControls() {
   if (!page.unlocked) return;
-  renderControls($("controls"), state, {
+  const controls = $("controls");
+  renderControls(controls, state, {
     demo: page.demo,
     mine: (seat) => !page.demo || humans.has(seat),
     accept,
     rerender: renderOwnControls,
   });
+  controls.hidden = controls.children.length === 0; // no empty frame when nothing is to tap
+  const press = $("virtual-press");
+  if (press) press.hidden = Boolean(controls.querySelector("#press")); // one press button
 }
 
 function live(connected) {
@@ -63,12 +93,17 @@ function connect() {
   source.addEventListener("record", (e) => {
     const record = JSON.parse(e.data);
     addRecord($("feed"), record.state ?? state, record);
+    const out = (record.events ?? []).filter((e) => e.type === "Pressed" && e.cards?.length);
+    out.forEach((e) => flyOut(e.cards.length));
+    if (out.length) play("eject");
     if (record.state) accept(record.state);
     if (page.demo) refreshHumans();
   });
   source.addEventListener("launcher", (e) => {
     state = { ...state, launcher: JSON.parse(e.data) };
-    renderLauncher(state.launcher);
+    renderLauncher(state);
+    if (state.launcher.status === "suspense") startSuspense(state.launcher.tension ?? 0);
+    else stopSuspense();
   });
   source.addEventListener("notice", (e) => notify(noticeText(JSON.parse(e.data))));
   source.addEventListener("error", () => {
@@ -80,7 +115,15 @@ function connect() {
   });
 }
 
+$("sound").addEventListener("click", () => (toggleSound(), renderSound()));
+renderSound();
+startScreenTools();
 $("clear-fault")?.addEventListener("click", () => attempt(() => post("/api/launcher/clear")));
+$("reloaded").addEventListener("click", async () => {
+  if (askForPin(t("reload_unlock"))) return;
+  const answer = await attempt(() => post("/api/launcher/reload"));
+  if (answer?.state) accept(answer.state);
+});
 startDemo(render);
 render();
 loadHistory($("feed"), state).then(connect);

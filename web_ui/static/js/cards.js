@@ -1,6 +1,6 @@
 // Cards and colours as page elements. Colour is never the only signal: every chip carries the
 // colour's letter and the card's name in words, for colour-blind players.
-import { cardName, colourName, h } from "./api.js";
+import { cardName, colourName, h, page } from "./api.js";
 
 const WILD = "W";
 
@@ -9,13 +9,18 @@ export function colourOf(text) {
   return text && "RYGB".includes(text[0]) && text.length > 1 ? text[0] : WILD;
 }
 
+/** The colour's mark on a chip: its letter, or in Chinese its character (红 黄 绿 蓝). */
+function mark(letter) {
+  return page.language === "zh-CN" ? colourName(letter) : letter;
+}
+
 /** A card chip: coloured, with the colour's letter and the card's name. */
 export function cardChip(text, extra = {}) {
   const colour = colourOf(text);
   return h(
     "span",
     { class: `card c-${colour}`, "data-card": text, ...extra },
-    h("b", { class: "letter", "aria-hidden": "true" }, colour === WILD ? "★" : colour),
+    h("b", { class: "letter", "aria-hidden": "true" }, colour === WILD ? "★" : mark(colour)),
     h("span", { class: "name" }, cardName(text)),
   );
 }
@@ -25,7 +30,7 @@ export function colourChip(letter) {
   return h(
     "span",
     { class: `card c-${letter}`, "data-colour": letter },
-    h("b", { class: "letter", "aria-hidden": "true" }, letter),
+    h("b", { class: "letter", "aria-hidden": "true" }, mark(letter)),
     h("span", { class: "name" }, colourName(letter)),
   );
 }

@@ -39,8 +39,8 @@ export function renderChart(box, state) {
   const lines = series(state);
   const values = lines.flat();
   let top = Math.max(1, ...values);
-  const showTarget = state.target && state.target <= top * 1.5;
-  if (showTarget) top = Math.max(top, state.target);
+  const targetInside = state.target && state.target <= top * 1.5;
+  if (targetInside) top = Math.max(top, state.target);
   const bottom = Math.min(0, ...values);
   const x = (i) => PAD.left + (i * (W - PAD.left - PAD.right)) / Math.max(1, deals.length);
   const y = (v) => H - PAD.bottom - ((v - bottom) * (H - PAD.top - PAD.bottom)) / (top - bottom || 1);
@@ -50,15 +50,7 @@ export function renderChart(box, state) {
     { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("chart"), class: "chart-svg" },
     h("title", {}, t("chart")),
     axes(deals, x, y, top, bottom),
-    showTarget
-      ? h("line", {
-          x1: PAD.left,
-          x2: W - PAD.right,
-          y1: y(state.target),
-          y2: y(state.target),
-          class: "target-line",
-        })
-      : null,
+    state.target ? targetLine(state.target, targetInside ? y(state.target) : PAD.top, targetInside) : null,
     lines.map((points, seat) => playerLine(points, seat, players[seat], x, y, labels[seat])),
   );
   box.replaceChildren(svg);
@@ -77,15 +69,34 @@ function axes(deals, x, y, top, bottom) {
   );
 }
 
-/** Label heights pushed apart so that tied players' names do not overlap. */
-function spread(heights, gap = 22) {
+/** The target as a dashed line; far above every score it sits on the top edge with an arrow,
+ * so it never disappears. */
+function targetLine(target, height, inside) {
+  return h(
+    "g",
+    { class: "target", "data-inside": String(inside) },
+    h("line", { x1: PAD.left, x2: W - PAD.right, y1: height, y2: height, class: "target-line" }),
+    h(
+      "text",
+      { x: PAD.left + 6, y: height - 5, class: "target-label" },
+      `${t("target", { points: target })}${inside ? "" : " ↑"}`,
+    ),
+  );
+}
+
+/** Label heights pushed apart so that tied players' names do not overlap, and kept inside
+ * the chart (pushed back up from the bottom edge). */
+export function spread(heights, gap = 22, low = PAD.top + 10, high = H - 14) {
   const order = heights.map((value, seat) => ({ value, seat })).sort((a, b) => a.value - b.value);
-  const out = [];
+  const placed = [];
   let previous = -Infinity;
-  for (const { value, seat } of order) {
-    previous = Math.max(value, previous + gap);
-    out[seat] = previous;
+  for (const { value } of order) placed.push((previous = Math.max(value, previous + gap, low)));
+  for (let i = placed.length - 1; i >= 0; i--) {
+    const limit = i === placed.length - 1 ? high : placed[i + 1] - gap;
+    placed[i] = Math.min(placed[i], limit);
   }
+  const out = [];
+  order.forEach(({ seat }, i) => (out[seat] = placed[i]));
   return out;
 }
 
@@ -105,7 +116,7 @@ function playerLine(points, seat, name, x, y, labelY) {
     points.map((v, i) => h("circle", { cx: x(i), cy: y(v), r: 4, fill: stroke })),
     h(
       "text",
-      { x: x(last) + 8, y: labelY + 5, fill: stroke, class: "series-name" },
+      { x: x(last) + 8, y: labelY + 5, class: "series-name" },
       `${name} ${points[last]}`,
     ),
   );

@@ -2,7 +2,8 @@
 // state.deal.moves (exactly the legal actions), plus the UNO catch window, the house rules'
 // taps (house.js: jump-ins, several cards, the stack, suggestions), the deal, the turned-up
 // card, the hands left at the end of a deal, undo and count corrections.
-import { attempt, h, page, post, t } from "./api.js";
+import { attempt, h, notify, page, post, t } from "./api.js";
+import { undoneText } from "./feed.js";
 import { cardButton, cardChip, cardPicker, colourButtons } from "./cards.js";
 import {
   acceptLabel,
@@ -81,9 +82,8 @@ function kit() {
 function sections(state) {
   if (!state.setup) return [];
   const out = [];
-  if (state.match_over) out.push(matchOver());
-  else if (state.setup.mode === "score_only") out.push(roundForm(kit()));
-  else out.push(...tracked(state));
+  if (!state.match_over) // a finished match: the match-end panel offers the next one
+    out.push(...(state.setup.mode === "score_only" ? [roundForm(kit())] : tracked(state)));
   if (!env.demo) out.push(toolbar(state));
   return out;
 }
@@ -96,14 +96,6 @@ function tracked(state) {
   if (deal.phase === "playing")
     return [...catchWindow(deal), ...jumpInWindow(kit()), ui.step ? stepPanel(state) : turnControls(state)];
   return [];
-}
-
-function matchOver() {
-  return h(
-    "div",
-    { class: "group" },
-    h("a", { class: "button big primary", href: "/setup" }, t("new_match")),
-  );
 }
 
 function dealButton(state) {
@@ -346,13 +338,21 @@ function pressControls(state, seat) {
 
 // ---------------------------------------------------------------- always there
 
+/** Undo the last step and say which it was. */
+async function undo() {
+  const answer = await send("/api/undo");
+  if (!answer) return;
+  notify(t("ev_Undone", { what: undoneText(env.state, answer.events[0]?.undone) }));
+  env.accept(answer.state);
+}
+
 function toolbar(state) {
   const deal = state.deal;
   const playing = deal && deal.phase === "playing";
   return h(
     "div",
     { class: "row toolbar" },
-    button(`↶ ${t("undo")}`, () => command("/api/undo"), { id: "undo" }),
+    button(`↶ ${t("undo")}`, undo, { id: "undo" }),
     playing ? fixCount(state) : null,
     playing ? suggestControls(kit()) : null,
   );

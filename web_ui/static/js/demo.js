@@ -1,9 +1,11 @@
 // The demo's virtual launcher: a big button that presses the simulated launcher, and
 // "take this seat" / "give back" so a visitor can play a seat instead of a bot.
 import { attempt, get, h, page, post, t } from "./api.js";
+import { askForPin } from "./pin.js";
 import { playerName } from "./view.js";
 
 export const humans = new Set();
+export const demoState = { playing: false }; // whether the bots play the match on the table
 let onChange = () => {};
 
 export function startDemo(changed) {
@@ -12,7 +14,9 @@ export function startDemo(changed) {
   document.getElementById("virtual-panel").hidden = false;
   document
     .getElementById("virtual-press")
-    .addEventListener("click", () => attempt(() => post("/api/launcher/press")));
+    .addEventListener("click", () => {
+      if (!askForPin(t("pin_to_press"))) attempt(() => post("/api/launcher/press"));
+    });
   refreshHumans();
 }
 
@@ -22,6 +26,7 @@ export async function refreshHumans() {
   if (!answer) return;
   humans.clear();
   answer.humans.forEach((seat) => humans.add(seat));
+  demoState.playing = Boolean(answer.playing);
   onChange();
 }
 
@@ -47,11 +52,12 @@ export function renderSeats(state) {
         type: "button",
         class: mine ? "seat mine" : "seat",
         "data-seat": seat,
-        disabled: !page.unlocked,
-        onclick: () => seatCommand(url, seat),
+        onclick: () => askForPin(t("pin_to_sit")) || seatCommand(url, seat),
       },
       label,
     );
   });
-  document.getElementById("seats").replaceChildren(...buttons);
+  const seats = document.getElementById("seats");
+  seats.replaceChildren(...buttons);
+  seats.hidden = !demoState.playing; // a table people set up has no bots to take seats from
 }

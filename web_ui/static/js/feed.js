@@ -18,6 +18,7 @@ export async function loadHistory(list, state) {
 
 /** One event as a sentence, or null for the ones not worth a line. */
 export function describe(state, event) {
+  if (event.type === "Undone") return t("ev_Undone", { what: undoneText(state, event.undone) });
   const key = `ev_${event.type}`;
   if (!(key in page.words)) return null;
   const params = {
@@ -44,6 +45,20 @@ function handShown(state, event, params) {
   return t(known.length ? "ev_HandShown" : "ev_HandShown_unseen", params);
 }
 
+/** What an undo took back, in words: "Ann played Red 7", "the round Bob won". */
+export function undoneText(state, command) {
+  const action = command?.action;
+  if (command?.type === "round") return t("undone_round", { name: playerName(state, command.winner) });
+  if (!action) return t(command?.type ?? "undo");
+  const name = action.seat === undefined ? "" : playerName(state, action.seat);
+  const card = action.card ? cardName(action.card) : "";
+  if (action.type === "Play") return t("ev_Played", { name, card });
+  if (action.type === "TurnUp") return t("ev_TurnedUp", { card });
+  if (action.type === "EnterHand") return t("undone_hand", { name, points: action.points ?? "" });
+  const word = action.type.replace(/[A-Z]/g, (c, i) => (i ? "_" : "") + c.toLowerCase());
+  return `${name}: ${word in page.words ? t(word) : action.type}`;
+}
+
 /** "Green 7", or "Green 7 with Red 7, Blue 7" for several cards in one play. */
 function playedCards(event) {
   const card = cardName(event.card);
@@ -63,11 +78,16 @@ export function addRecord(list, state, record) {
     if (seen.has(record.seq)) return;
     seen.add(record.seq);
   }
-  const events = record.kind === "undo" ? [{ type: "Undone" }] : (record.events ?? []);
+  const events = record.events ?? [];
   const scored = events.find((event) => event.type === "DealScored" && event.seating?.length);
   const names = scored ? { ...state, seating: scored.seating } : state;
+  const hitFire = events.some((event) => event.type === "Played" && event.card === "WHF");
   for (const event of events) {
-    const text = describe(names, event);
+    // Hit-Fire: the next player presses first and only then loses the turn (RULES.md §4.2)
+    const text =
+      hitFire && event.type === "Skipped"
+        ? t("ev_hit_fire_next", { name: playerName(names, event.seat) })
+        : describe(names, event);
     if (text) list.prepend(h("li", { "data-event": event.type }, text));
   }
   while (list.children.length > KEEP) list.lastChild.remove();

@@ -135,7 +135,7 @@ export class RulesForm {
       h(
         "div",
         { class: "option-group", "data-section": section },
-        h("h3", {}, page.sections?.[section] ?? section, " ", h("small", { class: "muted" }, section)),
+        h("h3", { title: section }, page.sections?.[section] ?? section),
         ids.map((id) => this.control(id)),
       ),
     );
@@ -144,16 +144,16 @@ export class RulesForm {
 
   control(id) {
     const option = this.byId.get(id);
-    const text = page.language === "zh-CN" ? option.zh : option.en;
+    const [text, ...details] = (page.language === "zh-CN" ? option.zh : option.en).split(/[;；]\s*/);
     if (option.kind === "bool") {
       const input = h("input", {
         type: "checkbox",
         checked: Boolean(this.value(id)),
         onchange: (e) => this.choose(id, e.target.checked),
       });
-      return h("label", { class: "option toggle", "data-option": id }, input, h("span", {}, text));
+      return h("label", { class: "option toggle", "data-option": id }, input, label(text, details));
     }
-    return h("label", { class: "option", "data-option": id }, h("span", {}, text), this.input(option));
+    return h("label", { class: "option", "data-option": id }, label(text, details), this.input(option));
   }
 
   input(option) {
@@ -181,6 +181,12 @@ export class RulesForm {
     }
     return h("input", { type: "text", value, onchange: (e) => this.choose(id, e.target.value) });
   }
+}
+
+/** An option's words: the plain part first, the fine print smaller beneath it. */
+function label(text, details) {
+  const fine = details.length ? h("small", { class: "fine" }, details.join("; ")) : null;
+  return h("span", { class: "option-label" }, text, fine);
 }
 
 /** "§2.2" before "§10.1": sections in the order of the rules. */

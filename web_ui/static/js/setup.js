@@ -89,11 +89,42 @@ function renderDealers() {
   );
 }
 
+/** Each eject profile by its name in words, and a line on what a press feels like. */
 function renderProfiles(profiles) {
   const chosen = previous?.profile ?? "toy";
-  $("profile").replaceChildren(
-    ...profiles.map((p) => h("option", { value: p, selected: p === chosen }, p)),
+  const select = $("profile");
+  select.replaceChildren(
+    ...profiles.map((p) =>
+      h("option", { value: p, selected: p === chosen }, t(`profile_${p}`) === `profile_${p}` ? p : t(`profile_${p}`)),
+    ),
   );
+  const explain = () => {
+    const key = `profile_${select.value}_hint`;
+    $("profile-hint").textContent = key in page.words ? t(key) : "";
+  };
+  select.addEventListener("change", explain);
+  explain();
+}
+
+/** How many rules differ from the standard ones, on the folded rules box; it opens when
+ * any do, so a table never plays changed rules without seeing them. */
+function showChanged() {
+  const count = Object.keys(rules.chosen()).filter((id) => id !== "format").length;
+  $("options-changed").textContent = count ? t("rules_changed", { count }) : t("rules_standard");
+  if (count) $("options-box").open = true;
+}
+
+/** The last match's house rules are offered, openly, with a way back to the standard. */
+function showCarried() {
+  const count = Object.keys(previous?.options ?? {}).length;
+  $("carried").hidden = count === 0;
+  $("carried-text").textContent = t("rules_carried", { count });
+  $("standard-rules").addEventListener("click", () => {
+    rules.replace({});
+    changed("format");
+    renderRules();
+    $("carried").hidden = true;
+  });
 }
 
 /** Redraw the parts of the form a change concerns: the format's options and hints. */
@@ -101,11 +132,13 @@ function changed(id) {
   if (id === "format" && guide.score_only.includes(rules.value("format")))
     form.elements.mode.value = "score_only";
   if (["format", "scoring", "teams"].includes(id)) rules.renderFormat($("format"));
+  showChanged();
 }
 
 function renderRules() {
   rules.renderFormat($("format"));
   rules.renderOptions($("options"));
+  showChanged();
 }
 
 /** A preset fills the game and the options; everything it does not name is the default. */
@@ -134,12 +167,21 @@ async function submit(event) {
     options: rules.chosen(),
     seed: Math.floor(Math.random() * 2 ** 30),
   };
+  if (!(await replaceAgreed())) return;
   try {
     await post("/api/setup", { setup });
     location.assign("/");
   } catch (error) {
     refused(error);
   }
+}
+
+/** A match in progress is replaced only when the person says so. */
+async function replaceAgreed() {
+  const state = await attempt(() => get("/api/state"));
+  if (!state?.setup || state.match_over) return true;
+  const words = { names: state.setup.players.join(", "), deals: state.deals?.length ?? 0 };
+  return window.confirm(t("replace_confirm", words));
 }
 
 async function start() {
@@ -160,6 +202,7 @@ async function start() {
   rules = new RulesForm(catalogue, { ...(previous?.options ?? {}) }, { game, players: names, changed });
   renderProfiles(catalogue.profiles);
   renderRules();
+  showCarried();
   startTableSettings();
   await startPresets(loadPreset, () => ({ game: game(), options: rules.chosen(), onrefused: refused }));
   form.dataset.ready = "true";

@@ -1,12 +1,19 @@
 // The end of a deal (each player's cards left, or their points) and, at a table that only
 // keeps score, each round's result. `kit` is what controls.js lends (see house.js).
 import { h, page, t } from "./api.js";
-import { cardButton, cardPicker } from "./cards.js";
+import { colourOf } from "./cards.js";
 
 // ---------------------------------------------------------------- the end of a deal
 
-function deckPoints(state) {
-  return new Map((page.decks[state.deck] ?? []).map((c) => [c.card, c.points]));
+/** One entry per card face with its points (a card's colour does not change its points):
+ * [{face, card, points}], `card` being one card of that face for the record. */
+function faces(state) {
+  const seen = new Map();
+  for (const { card, points } of page.decks[state.deck] ?? []) {
+    const face = colourOf(card) === "W" ? card : card.slice(1);
+    if (!seen.has(face)) seen.set(face, { face, card, points });
+  }
+  return [...seen.values()];
 }
 
 export function scoring(kit) {
@@ -40,12 +47,11 @@ export function scoring(kit) {
   );
 }
 
+/** Points first (one number); or count the cards with +/− per face, checked against the
+ * number of cards the table tracked for that hand. */
 function handEntry(kit, seat) {
   const { state, ui, act, button, name, redraw } = kit;
-  const values = deckPoints(state);
-  const picks = (ui.scoring.picks[seat] ??= []);
-  const total = picks.reduce((sum, card) => sum + (values.get(card) ?? 0), 0);
-  const remove = (i) => () => (picks.splice(i, 1), redraw());
+  const tracked = state.deal.hands[seat];
   const typed = h("input", {
     type: "number",
     id: "hand-points",
@@ -58,33 +64,80 @@ function handEntry(kit, seat) {
   return h(
     "div",
     { class: "hand-entry", "data-seat": seat },
-    h("h3", {}, t("enter_hand", { name: name(seat) })),
-    cardPicker([...values.keys()], (card) => (picks.push(card), redraw())),
-    h(
-      "div",
-      { class: "row picks", id: "picks" },
-      picks.map((card, i) => cardButton(card, remove(i), { class: "card-button picked" })),
-    ),
-    h(
-      "div",
-      { class: "row" },
-      h("output", { id: "picks-points" }, t("points_of", { points: total })),
-      button(t("save_cards"), () => act({ type: "EnterHand", seat, cards: picks.slice() }), {
-        class: "big primary",
-        id: "save-cards",
-      }),
-      button(t("clear"), () => (picks.splice(0), redraw()), { class: "big" }),
-    ),
+    h("h3", {}, t("enter_hand", { name: name(seat) }), " ", h("span", { class: "hint" }, t("tracked_cards", { count: tracked }))),
     h(
       "div",
       { class: "row" },
       h("label", {}, t("points"), " ", typed),
       button(t("save_points"), () => act({ type: "EnterHand", seat, points: Number(typed.value) || 0 }), {
-        class: "big",
+        class: "big primary",
         id: "save-points",
       }),
     ),
+    cardCounter(kit, seat, tracked),
   );
+}
+
+function cardCounter(kit, seat, tracked) {
+  const { state, ui, act, button, name, redraw } = kit;
+  const all = faces(state);
+  const counts = (ui.scoring.picks[seat] ??= {});
+  const cards = all.flatMap(({ face, card }) => Array(counts[face] ?? 0).fill(card));
+  const total = all.reduce((sum, { face, points }) => sum + (counts[face] ?? 0) * points, 0);
+  const change = (face, by) => () => {
+    counts[face] = Math.max(0, (counts[face] ?? 0) + by);
+    ui.scoring.sure = false;
+    redraw();
+  };
+  const mismatch = cards.length > 0 && cards.length !== tracked;
+  const save = () => {
+    if (mismatch && !ui.scoring.sure) return ((ui.scoring.sure = true), redraw());
+    act({ type: "EnterHand", seat, cards });
+  };
+  const cells = all.map(({ face, card, points }) =>
+    h(
+      "div",
+      { class: "face", "data-face": face },
+      h("span", { class: `face-name c-${colourOf(card) === "W" ? "W" : "N"}` }, faceName(face)),
+      h("small", { class: "face-points" }, t("points_of", { points })),
+      h(
+        "div",
+        { class: "stepper" },
+        button("−", change(face, -1), { class: "minus", "aria-label": `− ${faceName(face)}` }),
+        h("output", { class: "face-count" }, counts[face] ?? 0),
+        button("+", change(face, 1), { class: "plus", "aria-label": `+ ${faceName(face)}` }),
+      ),
+    ),
+  );
+  return h(
+    "details",
+    { class: "count-cards", open: cards.length > 0 || ui.scoring.open },
+    h("summary", { onclick: () => (ui.scoring.open = true) }, t("count_cards")),
+    h("div", { class: "faces", id: "faces" }, cells),
+    h(
+      "p",
+      { class: "row" },
+      h("output", { id: "picks-points" }, t("cards_and_points", { count: cards.length, points: total })),
+    ),
+    mismatch
+      ? h("p", { class: "warn-text", id: "count-mismatch" }, t("count_mismatch", { name: name(seat), tracked, count: cards.length }))
+      : null,
+    h(
+      "div",
+      { class: "row" },
+      button(t(mismatch && ui.scoring.sure ? "save_anyway" : "save_cards"), save, {
+        class: "big",
+        id: "save-cards",
+        disabled: cards.length === 0,
+      }),
+      button(t("clear"), () => (Object.keys(counts).forEach((f) => delete counts[f]), redraw()), { class: "big" }),
+    ),
+  );
+}
+
+/** "7", "Skip", "Wild Hit-Fire": a face in words. */
+function faceName(face) {
+  return page.cards[face] ?? face;
 }
 
 // ---------------------------------------------------------------- score-only tables

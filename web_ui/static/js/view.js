@@ -1,6 +1,7 @@
 // The read-only parts of the scoreboard, drawn from the state (docs/API.md, "The state").
 import { h, t } from "./api.js";
 import { cardChip, colourChip } from "./cards.js";
+import { cardBack, cardFace } from "./faces.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -18,18 +19,55 @@ export function playerName(state, seat) {
   return state.setup?.players?.[seatPlayer(state, seat)] ?? `#${seat + 1}`;
 }
 
+let shownTop = null;
+
+/** Cards coming out of the launcher: that many card backs fly out beside its status. */
+export function flyOut(count) {
+  const box = $("fly");
+  const backs = Array.from({ length: Math.min(count, 8) }, (_, i) => {
+    const back = cardBack();
+    back.classList.add("out");
+    back.style.animationDelay = `${i * 90}ms`;
+    return back;
+  });
+  box.replaceChildren(...backs, h("span", { class: "fly-count" }, `+${count}`));
+  box.dataset.count = String(count);
+}
+
 /** Whose turn, the phase, the direction, the top card and the active colour. */
 export function renderGame(state) {
   const hasMatch = Boolean(state.setup);
   $("empty-panel").hidden = hasMatch;
-  $("game-panel").hidden = !hasMatch;
+  const scoreOnly = state.setup?.mode === "score_only";
+  $("game-panel").hidden = !hasMatch || state.match_over || scoreOnly;
+  document.body.classList.toggle("score-only", scoreOnly);
   if (!hasMatch) return;
   const deal = state.deal;
-  $("turn-name").textContent = turnText(state);
+  const turn = turnText(state);
+  $("turn-name").textContent = turn;
+  $("turn-name").classList.toggle("long", turn.length > 9);
+  const next = nextSeat(deal);
+  $("next-name").textContent = next === null ? "" : t("next_player", { name: playerName(state, next) });
   $("phase").textContent = phaseText(state);
   $("direction").textContent = deal ? t(deal.direction > 0 ? "clockwise" : "anticlockwise") : "—";
   $("top-card").replaceChildren(deal?.top ? cardChip(deal.top) : "—");
+  if ((deal?.top ?? null) !== shownTop) {
+    shownTop = deal?.top ?? null; // a new top card is dealt in with a short animation
+    $("top-face").replaceChildren(shownTop ? cardFace(shownTop, { class: "card-face played" }) : "");
+  }
   $("active-colour").replaceChildren(deal?.colour ? colourChip(deal.colour) : "—");
+}
+
+/** Who plays after the player to move, going round in the direction of play (skipping the
+ * players already out); null between turns. */
+export function nextSeat(deal) {
+  if (!deal || deal.phase !== "playing" || deal.turn === null || deal.turn === undefined) return null;
+  const seats = deal.hands.length;
+  for (let step = 1; step < seats; step++) {
+    const seat = (((deal.turn + step * deal.direction) % seats) + seats) % seats;
+    if (deal.active[seat]) return seat;
+  }
+  return null;
 }
 
 function turnText(state) {
@@ -187,7 +225,8 @@ function badges(state, player, seat) {
 
 function renderStandings(state) {
   const box = $("standings");
-  const show = Boolean(state.setup) && !state.deal && state.deals.length > 0;
+  const scoreOnly = state.setup?.mode === "score_only";
+  const show = Boolean(state.setup) && !state.match_over && (scoreOnly || (!state.deal && state.deals.length > 0));
   box.hidden = !show;
   if (!show) return;
   const sign = lowerIsBetter(state) ? 1 : -1;
@@ -209,15 +248,67 @@ function renderStandings(state) {
   );
 }
 
-/** Launcher status in words (and its colour), the fault, and "clear fault" when unlocked. */
-export function renderLauncher(launcher) {
+/** Launcher status in words (and its colour), the fault, and "clear fault" when unlocked.
+ * An empty launcher during a deal asks the players to reload it (RULES.md §8). */
+export function renderLauncher(state) {
+  const launcher = state.launcher;
   const status = launcher?.status ?? "none";
   const box = $("launcher-status");
   box.dataset.status = status;
   box.textContent = t(status);
-  $("launcher-fault").textContent = launcher?.fault ?? "";
+  const tension = Math.max(0, Math.min(1, launcher?.tension ?? 0));
+  $("tension-bar").style.width = `${Math.round(tension * 100)}%`;
+  $("tension").dataset.level = tension > 0.66 ? "high" : tension > 0.33 ? "mid" : "low";
+  $("tension").hidden = status === "none";
+  const reload = status === "empty" && state.attack && state.deal?.phase === "playing";
+  $("reload").hidden = !reload;
+  $("launcher-fault").textContent = reload ? "" : (launcher?.fault ?? "");
   const clear = $("clear-fault");
-  if (clear) clear.hidden = !["jam", "empty", "fault"].includes(status);
+  if (clear) clear.hidden = reload || !["jam", "empty", "fault"].includes(status);
+}
+
+/** The match players from first to last place: [{player, total, place}] (ties share one). */
+export function finalOrder(state) {
+  const sign = lowerIsBetter(state) ? 1 : -1;
+  const order = state.totals
+    .map((total, player) => ({ total, player, won: state.winners?.includes(player) }))
+    .sort((a, b) => b.won - a.won || sign * (a.total - b.total));
+  order.forEach((row, i) => {
+    const prev = order[i - 1];
+    row.place = prev && prev.total === row.total && prev.won === row.won ? prev.place : i + 1;
+  });
+  return order;
+}
+
+/** The end of a match: the winners large, the final standings, a little celebration. It
+ * stays until someone starts the next match. */
+export function renderMatchEnd(state, demoPlaying = false) {
+  const over = Boolean(state.setup && state.match_over);
+  $("match-end").hidden = !over;
+  document.body.classList.toggle("match-over", over);
+  if (!over) return;
+  const names = state.winners.map((p) => nameOf(state, p)).join(" & ");
+  $("champion").textContent = t(state.winners.length > 1 ? "champions" : "champion", { names });
+  $("final-standings").replaceChildren(
+    ...finalOrder(state).map(({ player, total, place, won }) =>
+      h(
+        "li",
+        { "data-seat": player, class: won ? "won" : "" },
+        h("span", { class: "place" }, `${place}.`),
+        h("span", { class: "who" }, nameOf(state, player)),
+        h("span", { class: "points" }, totalText(state, total)),
+      ),
+    ),
+  );
+  $("match-end-next").hidden = !demoPlaying;
+  const confetti = $("confetti");
+  if (!confetti.children.length)
+    for (let i = 0; i < 24; i++) {
+      const piece = h("i");
+      piece.style.left = `${(i * 4.1).toFixed(1)}%`;
+      piece.style.animationDelay = `${(-i * 0.27).toFixed(2)}s`;
+      confetti.append(piece);
+    }
 }
 
 /** One row per scored deal: dealer, winner and each player's change. */
@@ -254,5 +345,10 @@ function historyCell(state, deal, delta, player) {
   if (seating && !seating.includes(player)) return h("td", { class: "muted" }, "—");
   const won = (seating ? seating[deal.winner] : deal.winner) === player;
   const text = delta > 0 ? `+${delta}` : String(delta);
-  return h("td", { class: won ? "won" : "", title: won ? t("winner") : "" }, won ? `★ ${text}` : text);
+  if (won) return h("td", { class: "won", title: t("winner") }, `★ ${text}`);
+  const seat = seating ? seating.indexOf(player) : player;
+  const held = deal.points?.[seat] ?? 0;
+  if (delta === 0 && held > 0)
+    return h("td", { class: "held", title: t("points_held") }, `(${held})`);
+  return h("td", {}, text);
 }

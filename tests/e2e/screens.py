@@ -1,0 +1,162 @@
+"""`make screenshots`: the main screens at a landscape tablet, a portrait tablet and a phone, in
+English and Chinese, written as PNG files into a folder that is not committed (default
+`screenshots/`), so anyone can look before and after a change.
+
+Each scene is a real table (real store, service, simulated launcher and waitress) brought to a
+state through the same commands the tablets send, then photographed by Debian's Chromium.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from controller.config import Config, ServiceConfig
+from controller.launcher import open_launcher
+from controller.launcher.policy import ScriptedPolicy
+from controller.launcher.sim import SimOptions
+from controller.store import Store
+from controller.table.service import TableService
+from tests.serving import serve
+from web_ui.app import create_app
+
+from .conftest import ARGS, CHROMIUM, PIN, SETUP, wait_until
+
+SIZES = {"tablet-landscape": (1024, 768), "tablet-portrait": (768, 1024), "phone": (390, 844)}
+LANGUAGES = ("en", "zh-CN")
+
+
+@contextmanager
+def served_table(folder: Path) -> Iterator[tuple[TableService, str]]:
+    store = Store(folder / "uno-attack.db")
+    launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=0.25, seed=1))
+    service = TableService(
+        store, launcher=launcher, rng=random.Random(5), policy=ScriptedPolicy([3] * 20)
+    )
+    service.start()
+    app = create_app(service, Config(service=ServiceConfig()), secret_key="screens")
+    app.config["PRESETS_DIR"] = folder / "presets"
+    url, stop = serve(app)
+    try:
+        yield service, url
+    finally:
+        stop()
+        service.stop()
+        launcher.close()
+        store.close()
+
+
+def act(service: TableService, **action: Any) -> None:
+    service.submit({"type": "action", "action": action})
+
+
+def in_play(service: TableService) -> None:
+    """Two deals scored, a third in play with a Hit 2 owed."""
+    service.submit({"type": "setup", "setup": SETUP | {"options": {"target": 500}}})
+    for top, points in (("R5", (34, 0, 21)), ("B4", (12, 0, 40))):
+        service.submit({"type": "deal"})
+        act(service, type="TurnUp", card=top)
+        mover = service.snapshot()["deal"]["to_move"]
+        act(service, type="Correct", seat=mover, count=1)
+        act(service, type="Play", seat=mover, card=f"{top[0]}9")
+        for seat, value in enumerate(points):
+            if seat != mover:
+                act(service, type="EnterHand", seat=seat, points=value)
+    service.submit({"type": "deal"})
+    act(service, type="TurnUp", card="G2")
+    mover = service.snapshot()["deal"]["to_move"]
+    act(service, type="Play", seat=mover, card="GH2")
+
+
+def reload(service: TableService) -> None:
+    """The launcher ran empty during a deal: the players are asked to reload it."""
+    service.submit({"type": "setup", "setup": SETUP})
+    service.submit({"type": "deal"})
+    act(service, type="TurnUp", card="R5")
+    for card in ("R7", "R8"):
+        act(service, type="Play", seat=service.snapshot()["deal"]["to_move"], card=card)
+    assert service.launcher is not None
+    service.launcher.simulator.load(0)
+    service.virtual_press()
+    wait_until(lambda: service.snapshot()["launcher"]["status"] == "empty")
+
+
+def score_only(service: TableService, *, finish: bool = False) -> None:
+    players = ["Mum", "Dad", "Kim", "Lou"]
+    setup = {"players": players, "mode": "score_only", "options": {"target": 200}}
+    service.submit({"type": "setup", "setup": setup})
+    rounds = [(1, [30, 0, 12, 8]), (2, [40, 25, 0, 3]), (1, [50, 0, 20, 14])]
+    if finish:
+        rounds.append((1, [60, 0, 10, 5]))
+    for winner, points in rounds:
+        service.submit({"type": "round", "winner": winner, "points": points})
+
+
+def finished(service: TableService) -> None:
+    score_only(service, finish=True)
+
+
+# name: (how the table gets there, the page, what shows that the page is drawn)
+SCENES: dict[str, tuple[Callable[[TableService], None], str, str]] = {
+    "board": (in_play, "/", "#live[data-state=live]"),
+    "reload": (reload, "/", "#live[data-state=live]"),
+    "score-only": (score_only, "/", "#live[data-state=live]"),
+    "match-end": (finished, "/", "#live[data-state=live]"),
+    "setup": (in_play, "/setup", "#setup-form[data-ready=true]"),
+    "rules": (in_play, "/rules", "body[data-rules=ready]"),
+    "history": (finished, "/history", "body[data-history=ready]"),
+}
+
+
+def shoot_scene(browser: Any, name: str, folder: Path, out: Path) -> list[Path]:
+    build, path, drawn = SCENES[name]
+    written = []
+    with served_table(folder) as (service, url):
+        build(service)
+        for language in LANGUAGES:
+            for size, (width, height) in SIZES.items():
+                context = browser.new_context(viewport={"width": width, "height": height})
+                page = context.new_page()
+                page.goto(f"{url}/")
+                token = page.locator('meta[name="csrf-token"]').get_attribute("content")
+                headers = {"X-CSRF-Token": str(token)}
+                page.request.post(f"{url}/api/session/pin", data={"pin": PIN}, headers=headers)
+                page.request.post(
+                    f"{url}/api/session/language", data={"language": language}, headers=headers
+                )
+                page.goto(f"{url}{path}")
+                page.wait_for_selector("html[data-ready=true]", state="attached")
+                page.wait_for_selector(drawn, state="attached")
+                target = out / f"{name}-{size}-{language}.png"
+                page.screenshot(path=str(target), full_page=True)
+                written.append(target)
+                context.close()
+    return written
+
+
+def main(argv: list[str]) -> int:
+    out = Path(argv[0] if argv else "screenshots")
+    out.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright, tempfile.TemporaryDirectory() as scratch:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=ARGS
+        )
+        count = 0
+        for name in SCENES:
+            folder = Path(scratch) / name
+            folder.mkdir()
+            count += len(shoot_scene(browser, name, folder, out))
+        browser.close()
+    print(f"{count} screenshots in {out}/")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,44 @@
+// History across matches (GET /api/matches): the leaderboard, then every match, newest
+// first, with its chart, its final totals and a CSV export.
+import { get, h, t } from "./api.js";
+import { renderChart } from "./chart.js";
+
+const $ = (id) => document.getElementById(id);
+
+function leaderRow(row) {
+  return h(
+    "tr",
+    { "data-player": row.name },
+    h("td", {}, row.name),
+    h("td", {}, row.played),
+    h("td", {}, row.wins),
+    h("td", {}, row.average),
+    h("td", {}, row.comeback ? `${row.comeback}` : "—"),
+  );
+}
+
+function matchCard(match) {
+  const chart = h("div", { class: "chart" });
+  const state = { setup: { players: match.players }, deals: match.deals, totals: match.totals, target: match.target };
+  renderChart(chart, state);
+  const winners = match.winners.map((p) => match.players[p]).join(" & ");
+  return h(
+    "section",
+    { class: "panel past-match", "data-match": match.number },
+    h("h2", {}, t("match_n", { n: match.number }), " · ", new Date(match.started * 1000).toLocaleString()),
+    h("p", { class: "winner-line" }, match.over ? t("winners", { names: winners }) : t("in_progress")),
+    h("p", {}, match.players.map((name, p) => `${name} ${match.totals[p]}`).join(" · ")),
+    chart,
+    h("a", { class: "button", href: `/api/matches/${match.number}.csv`, download: "" }, t("export_csv")),
+  );
+}
+
+async function start() {
+  const answer = await get("/api/matches");
+  $("leaderboard").replaceChildren(...answer.leaderboard.map(leaderRow));
+  const played = answer.matches.filter((m) => m.deals.length);
+  $("matches").replaceChildren(...(played.length ? played.map(matchCard) : [h("p", { class: "muted" }, t("no_rounds"))]));
+  document.body.dataset.history = "ready";
+}
+
+start();
