@@ -118,7 +118,8 @@ class SerialLauncher(Launcher):
         # duck-typed stand-ins for the GPIO devices and their lights and chimes
         self.devices = BoardDevices(self._link, profile)  # type: ignore[assignment]
         self.feedback = BoardFeedback(self._link)  # type: ignore[assignment]
-        self._detector = PressDetector(profile.press, start=clock(), pressed=False)
+        # the board debounces its button itself: its events count as they come
+        self._detector = PressDetector(profile.press, start=clock(), pressed=False, settle=0.0)
         self._thread = threading.Thread(target=self._input_loop, name="launcher-input", daemon=True)
         self._thread.start()
         self._link.start()
