@@ -8,7 +8,13 @@ the real backends debounce differently, so this is done here, on timestamps, for
 
 Edges reach the detector late and in bursts (they wait for the GIL), so the clock alone cannot
 say a level has held: `poll(now, level)` also takes the level read from the pin *now*, and
-settles nothing while it disagrees with the last edge seen (an edge is still on its way).
+settles nothing while it disagrees with the last edge seen (an edge is still on its way). A level
+the clock settled can still be proved wrong by an edge that straggles in later but happened
+before that moment: if it shows the level had not really held for `debounce_ms` (the first edge
+was a spike's, and a real press began just after), the detector goes back to the level before
+and the event already sent stands for the real one when it settles (no second press, no
+release in between). If the level had held, the stragglers are history as usual (a whole press
+that happened while the clock was deciding is still a press).
 
 A button held past `stuck_ms` yields one ``stuck`` event (a fault for a person to clear), never
 more presses. A button already held when the launcher starts yields no press at all.
@@ -59,6 +65,9 @@ class PressDetector:
         self._stable = pressed
         self._raw = pressed
         self._raw_since = start
+        self._decided_at = -math.inf  # the clock time of the last level settled by poll()
+        self._premise: tuple[float, bool] | None = None  # (since, level before) of that decision
+        self._owed = False  # an event was sent early: the next settled change is that event
         self._down_at = start
         self._long_sent = pressed  # a button held at start is not a long press...
         self._stuck_sent = False  # ...but it can be stuck
@@ -75,6 +84,7 @@ class PressDetector:
 
     def edge(self, t: float, pressed: bool) -> list[ButtonEvent]:
         """A raw level change stamped `t` (edges must arrive in stamp order)."""
+        self._check_premise(t)
         events = self._settled_by(t)  # the level before this edge held until t
         if self._stable:
             events.extend(self._held_events(t))
@@ -87,7 +97,10 @@ class PressDetector:
         edges seen so far); while it differs from the last edge, an edge is on its way."""
         if level is not None and level != self._raw:
             return []
+        before, since = self._stable, self._raw_since
         events = self._settled_by(now)
+        if self._stable != before:
+            self._decided_at, self._premise = now, (since, before)
         if self._stable:
             events.extend(self._held_events(now))
         return events
@@ -103,6 +116,15 @@ class PressDetector:
             due.append(self._down_at + self._stuck)
         return min(due)
 
+    def _check_premise(self, t: float) -> None:
+        """The first edge after a level settled by the clock: did that level really hold?"""
+        premise, self._premise = self._premise, None
+        if premise is None or t > self._decided_at:
+            return
+        since, before = premise
+        if t - since < self._settle:  # it did not: that decision is re-made from the edges
+            self._stable, self._owed = before, True
+
     def _settled_by(self, t: float) -> list[ButtonEvent]:
         if self._raw == self._stable or t - self._raw_since < self._settle:
             return []
@@ -110,6 +132,11 @@ class PressDetector:
 
     def _commit(self, t: float, pressed: bool) -> list[ButtonEvent]:
         self._stable = pressed
+        if self._owed:  # sent already, a little early: only its time is corrected
+            self._owed = False
+            if pressed:
+                self._down_at = t
+            return []
         if pressed:
             self.seq += 1
             self._down_at = t

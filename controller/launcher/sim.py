@@ -188,6 +188,15 @@ class _DrivenPin(MockPWMPin):  # type: ignore[misc]  # gpiozero is untyped
         else:
             self.courier.send(self, stamp, self._state)
 
+    def spike(self, at: float) -> None:
+        """A spike of a microsecond at `at`: two edges, and a level no read can catch changed."""
+        level = self._state
+        for state, t in ((not level, at), (level, at + SPIKE)):
+            if self.courier is None:
+                self.deliver(t, state)
+            else:
+                self.courier.send(self, t, state)
+
     def lag(self, stamp: float) -> float:
         """How long ago `stamp` was, on the stamping clock."""
         return max(0.0, self.clock() - stamp)
@@ -516,10 +525,4 @@ class SimulatedLauncher:
 
     def _spike(self, name: str, t: float) -> None:
         self.spikes[name] += 1
-        if name == "beam":
-            self._drive_beam(not self._in_beam, t)
-            self._drive_beam(self._in_beam, t + SPIKE)
-        else:
-            up = bool(self._button.held) if self._button.held is not None else True
-            self._button.drive(not up, t)
-            self._button.drive(up, t + SPIKE)
+        (self._beam if name == "beam" else self._button).spike(t)

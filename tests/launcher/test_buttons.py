@@ -84,3 +84,27 @@ def test_press_detector_without_settle_takes_a_boards_events_as_they_come() -> N
     d = PressDetector(TUNING, start=0.0, settle=0.0)
     events = d.edge(1.0, True) + d.edge(1.0, False) + d.poll(1.0)
     assert kinds(events) == [("press", 1), ("release", 1)]
+
+
+def test_press_detector_straggling_spike_edges_around_a_real_press_give_one_press() -> None:
+    # A spike's first edge arrives; its second is still on its way when a real press begins,
+    # so the pin reads pressed and the clock settles a press. Then the stragglers arrive: the
+    # spike's release and the real press's edge. They happened before that decision: one press.
+    d = PressDetector(TUNING, start=0.0)
+    d.edge(1.0, True)
+    (press,) = d.poll(1.05, level=True)
+    assert press.t == 1.0
+    assert d.edge(1.000001, False) + d.edge(1.03, True) + d.poll(1.1, level=True) == []
+    events = d.edge(1.3, False) + d.poll(1.4, level=False)
+    assert [e.kind for e in events] == ["release"]
+
+
+def test_press_detector_a_whole_press_straggling_in_after_a_decision_still_counts() -> None:
+    # The clock settled the release late (the input thread was starved); meanwhile a whole
+    # press happened, and its edges arrive only now. It was a real press.
+    d = PressDetector(TUNING, start=0.0, pressed=True)
+    d.edge(1.0, False)
+    (release,) = d.poll(1.3, level=False)
+    assert release.t == 1.0
+    events = d.edge(1.1, True) + d.edge(1.2, False) + d.poll(1.4, level=False)
+    assert [(e.kind, e.t) for e in events] == [("press", 1.1), ("release", 1.2)]
