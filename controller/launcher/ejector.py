@@ -16,6 +16,7 @@ first, then reverses.
 
 from __future__ import annotations
 
+import logging
 import math
 import queue
 import time
@@ -27,6 +28,7 @@ from controller.launcher.devices import FeedMotor
 from controller.launcher.pins import EjectorTuning
 from controller.launcher.pulses import PulseCounter, PulseWindow
 
+log = logging.getLogger(__name__)
 Edge = tuple[float, bool]
 LEVEL_POLL_S = 0.002  # how often the beam's level is read while an edge is due
 
@@ -192,6 +194,16 @@ class Ejector:
         if reason in ("count", "empty", "timeout"):
             self._retract()
         card = window.card or 1.0
+        log.info(
+            "eject %d: %d counted (%s, %d doubles, %d noise), pulses %s ms, %s cards",
+            cards,
+            counter.count,
+            reason,
+            counter.doubles,
+            counter.noise,
+            [round(w * 1e3, 1) for w in counter.widths],
+            [round(n / card, 2) for n in counter.lengths],
+        )
         return EjectResult(
             cards,
             counter.count,
@@ -215,7 +227,7 @@ class Ejector:
         watch = _LastCardWatch()
         duty = -1.0
         while True:
-            now = self._clock()  # read first: every edge stamped before it is now queued
+            now = self._clock()  # the deadlines' clock; the edges carry their own stamps
             for item in self._take_all():
                 if isinstance(item, _Stop):
                     return "stopped", item.detail
@@ -235,9 +247,8 @@ class Ejector:
             wake = min(deadline, counter.next_change(), ramp.next_time())
             wake = min(wake, self._card_due(counter, start))
             if on_last or blocked_now != counter.beam_blocked or wake <= now:
-                wake = min(wake, now + LEVEL_POLL_S)  # watch the level: an edge may be late
-                wake = wake if wake > now else now + LEVEL_POLL_S
-            self._wait(wake - self._clock())
+                wake = now + LEVEL_POLL_S if wake <= now else min(wake, now + LEVEL_POLL_S)
+            self._wait(wake - self._clock())  # or until an edge or stop() arrives
 
     def _set_speed(self, duty: float, pace: _Pace) -> float:
         self.motor.forward(duty)

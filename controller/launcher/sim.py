@@ -168,7 +168,13 @@ class _DrivenPin(MockPWMPin):  # type: ignore[misc]  # gpiozero is untyped
     held: bool | None = None
     clock: Clock = time.monotonic
     courier: _Courier | None = None
+    catch_up: Callable[[], object] | None = None  # brings the machine up to now before a read
     _stamp: float | None = None
+
+    def _get_state(self) -> Any:
+        if self.catch_up is not None:  # a real pin reads the level *now*, however busy we are
+            self.catch_up()
+        return super()._get_state()
 
     def hold(self, high: bool, at: float | None = None) -> None:
         self.held = high
@@ -242,6 +248,7 @@ class SimulatedLauncher:
         self.courier = _Courier(delay, rng) if delay is not None else None
         self._motor_pins = {role: self._watch(pin) for role, pin in profile.motor.lines}
         self._beam = self._input(profile.beam.pin)
+        self._beam.catch_up = self._catch_up_if_free
         self._button = self._input(profile.button.pin)
         self._lid = self._input(profile.lid.pin) if profile.lid else None
         if self._lid is not None:
@@ -407,15 +414,32 @@ class SimulatedLauncher:
         while not self._closed:
             self._wake.clear()
             with self._lock:
-                changes, self._changes = self._changes, []
-                for t, speed in changes:
-                    self._advance(t)
-                    self.speed = speed
-                now = self._clock()
-                self._advance(now)
+                now = self._catch_up()
                 self._maybe_noise(now)
                 timeout = self._next_event_in(now)
             self._wake.wait(timeout)
+
+    def _catch_up_if_free(self) -> None:
+        """Before a beam read: catch up, unless another thread holds the machine (it is the
+        physics thread moving it right now, or a firmware interrupt: never wait for it)."""
+        if self._lock.acquire(blocking=False):
+            try:
+                self._catch_up()
+            finally:
+                self._lock.release()
+
+    def _catch_up(self) -> float:
+        """Move the machine to now (from the physics thread, or before a pin read)."""
+        with self._lock:
+            if self._closed:
+                return self._clock()
+            changes, self._changes = self._changes, []
+            for t, speed in changes:
+                self._advance(t)
+                self.speed = speed
+            now = self._clock()
+            self._advance(now)
+            return now
 
     def _full_mm_s(self) -> float:
         cps = self.options.cards_per_second
