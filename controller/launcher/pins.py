@@ -10,8 +10,9 @@ Sections: ``[motor]``, ``[button]``, ``[beam]`` (required); ``[button_led]``, ``
 ``uno-attack calibrate``). Pin numbers are BCM GPIO numbers.
 
 The feed wheel's speed (``[motor] wheel_rpm`` and ``wheel_mm``) fixes how long a card blocks the
-beam at each duty; a profile file is checked against it (`check_against_wheel`), and the
-simulator moves its cards at that speed.
+beam at each duty: a profile file that leaves out ``min_pulse_ms`` or ``max_pulse_ms`` gets them
+from it (`derived_window`), a file that sets them is checked against it
+(`check_against_wheel`), and the simulator moves its cards at that speed.
 """
 
 from __future__ import annotations
@@ -342,6 +343,15 @@ class PinProfile:
             return cal.pulse_ms_median * cal.speed / duty
         return self.motor.card_ms(duty)
 
+    def derived_window(self) -> dict[str, float]:
+        """The pulse window this wheel (or calibration) calls for: noise under a quarter of one
+        card at the fastest running duty, a jam over two and a half cards at the slowest."""
+        speeds = self.ejector.running_speeds.values()
+        return {
+            "min_pulse_ms": max(0.5, math.floor(self.one_card_ms(max(speeds)) / 4 * 10) / 10),
+            "max_pulse_ms": float(math.ceil(2.5 * self.one_card_ms(min(speeds)))),
+        }
+
     def check_against_wheel(self) -> None:
         """A single card at every running speed, and a double at the slowest, must fit the
         pulse window; raise `PinProfileError` naming the key and the numbers otherwise."""
@@ -404,6 +414,10 @@ def pin_profile_from_toml(text: str, name: str) -> PinProfile:
     profile = PinProfile(
         name=data.get("name", name), description=data.get("description", ""), **sections
     )
+    given = data.get("ejector", {})
+    derived = {k: v for k, v in profile.derived_window().items() if k not in given}
+    if derived:
+        profile = profile.with_ejector(**derived)
     profile.check_against_wheel()
     return profile
 

@@ -44,10 +44,16 @@ def test_pin_profiles_hbridge_and_mosfet_builds() -> None:
     assert dict(hbridge.motor.lines) == {"enable": 26, "forward": 12, "backward": 13}
 
 
-def test_pin_profile_minimal_uses_defaults() -> None:
+def test_pin_profile_minimal_uses_defaults_and_a_window_from_the_wheel() -> None:
     profile = pin_profile_from_toml(MINIMAL, "mini")
-    assert profile.name == "mini" and profile.ejector == EjectorTuning()
-    assert profile.buzzer is None and profile.lid is None
+    assert profile.name == "mini" and profile.buzzer is None and profile.lid is None
+    # one card at 0.8 with a 35 mm wheel at 300 rpm: 198 ms; at 0.5: 316 ms
+    assert (profile.ejector.min_pulse_ms, profile.ejector.max_pulse_ms) == (49.4, 792.0)
+    assert profile.ejector == EjectorTuning(min_pulse_ms=49.4, max_pulse_ms=792.0)
+    slow = pin_profile_from_toml(
+        MINIMAL.replace("backward = 13", "backward = 13\nwheel_rpm = 150"), "slow"
+    )
+    assert slow.ejector.max_pulse_ms == 1583.0
 
 
 def test_pin_profile_load_by_path(tmp_path: Path) -> None:
@@ -94,7 +100,7 @@ def test_pin_profile_error_is_a_value_error() -> None:
         (("", "[ejector]\nmax_pulse_ms = 400\n"), r"max_pulse_ms: 400 ms is a false jam.*633"),
         (("", "[ejector]\nmin_pulse_ms = 80\n"), r"min_pulse_ms: 80 ms would drop real cards"),
         (
-            ("backward = 13", "backward = 13\nwheel_rpm = 100"),
+            ("[button]", "wheel_rpm = 100\n\n[ejector]\nmax_pulse_ms = 1000\n\n[button]"),
             r"max_pulse_ms: 1000 ms is a false jam.*last_card_speed 0.5.*35 mm wheel at 100 rpm",
         ),
         (
