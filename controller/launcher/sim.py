@@ -45,20 +45,24 @@ SPIKE = 1e-6  # seconds: a spike of motor noise on an input
 @dataclass(frozen=True)
 class EdgeDelay:
     """How late edges reach the Python callbacks: a log-normal delay with this median and
-    99th percentile (ms), as measured on a 2-core machine with one busy Python thread. Edges keep
-    their order (one callback thread), so one long delay makes a burst of the edges behind it."""
+    99th percentile (ms), as measured on a 2-core machine with one busy Python thread, cut at
+    `max_ms` (a callback held back longer is a process that stalled as a whole: its other
+    threads would stall with it, which this model does not do). Edges keep their order (one
+    callback thread), so one long delay makes a burst of the edges behind it."""
 
     median_ms: float = 5.0
     p99_ms: float = 100.0
+    max_ms: float = 400.0  # longer means the whole process stalled, its owner thread too
 
     def __post_init__(self) -> None:
-        if not 0 < self.median_ms <= self.p99_ms:
-            raise ValueError("edge delay: need 0 < median_ms <= p99_ms")
+        if not 0 < self.median_ms <= self.p99_ms <= self.max_ms:
+            raise ValueError("edge delay: need 0 < median_ms <= p99_ms <= max_ms")
 
     def draw(self, rng: random.Random) -> float:
-        """One delay in seconds."""
+        """One delay in seconds (log-normal, cut at `max_ms`)."""
         sigma = math.log(self.p99_ms / self.median_ms) / 2.3263
-        return rng.lognormvariate(math.log(self.median_ms / 1e3), sigma)
+        delay = rng.lognormvariate(math.log(self.median_ms / 1e3), sigma)
+        return min(delay, self.max_ms / 1e3)
 
 
 @dataclass(frozen=True)
