@@ -5,6 +5,11 @@
 behaviour (debounce, counting, feedback) lives in the modules that use it. Inputs report edges
 through plain callables that the owner must keep quick: they run on gpiozero's callback thread
 (lgpio's single thread on a Pi, the caller's thread on mock pins).
+
+Every edge carries its own time: lgpio stamps it in the kernel (CLOCK_MONOTONIC, the clock of
+`time.monotonic()`) and gpiozero hands the stamp to the device. The callback itself may run tens
+of milliseconds later, and several edges may arrive at once, when other Python threads hold the
+GIL: so the owner judges widths and gaps on the stamps, never on when the callback ran.
 """
 
 from __future__ import annotations
@@ -25,20 +30,25 @@ from gpiozero import (
 )
 from gpiozero.exc import GPIOZeroError
 
-from controller.launcher.pins import MotorPins, PinProfile
+from controller.launcher.errors import PinProfileError
+from controller.launcher.pins import LGPIO_MAX_PWM_HZ, MotorPins, PinProfile
 
-EdgeCallback = Callable[[bool], None]
+EdgeCallback = Callable[[float, bool], None]  # (stamp in monotonic seconds, asserted)
 
 
 class FeedMotor:
     """The feed motor behind whichever driver the profile names, with one small interface.
 
-    Wire each driver input with a 10 kΩ pull-down to GND so a released line (process killed,
-    pins reset to inputs) means "motor off". `stop()` is safe to call at any time, even after
-    `close()`.
+    Wire each driver input with a 10 kΩ pull-down to GND so a released line (pins reset to
+    inputs) means "motor off". `stop()` is safe to call at any time, even after `close()`.
+    Every duty is capped at the profile's `max_duty` (the driver's current rating against the
+    motor's stall current). `brake()` shorts the motor through the bridge (both H-bridge inputs
+    high; ENABLE low on a PHASE/ENABLE driver), which stops it far quicker than coasting: the
+    ejector brakes before it reverses, so the gearbox never takes a full-speed reversal.
     """
 
     def __init__(self, config: MotorPins, *, pin_factory: Any) -> None:
+        check_pwm_frequency(config, pin_factory)
         self.config = config
         self._device = _build_motor(config, pin_factory)
         for child in _pwm_children(self._device):
@@ -56,9 +66,7 @@ class FeedMotor:
         return 0.0 if self._closed else float(self._device.value)
 
     def forward(self, speed: float) -> None:
-        speed = _clamp(speed)
-        if not self.config.pwm:
-            speed = 1.0 if speed > 0 else 0.0
+        speed = self._duty(speed)
         if self._single:
             self._device.value = speed
         else:
@@ -67,10 +75,25 @@ class FeedMotor:
     def backward(self, speed: float) -> None:
         if not self.can_reverse:
             raise ValueError(f"a {self.config.driver} driver cannot reverse")
-        speed = _clamp(speed)
+        self._device.backward(self._duty(speed))
+
+    def brake(self) -> None:
+        """Short the motor's terminals (an H-bridge's both inputs high, a PHASE/ENABLE driver's
+        enable low); a MOSFET build can only let it coast."""
+        if self._closed:
+            return
+        if isinstance(self._device, Motor):
+            self._device.stop()
+            self._device.forward_device.on()
+            self._device.backward_device.on()
+        else:
+            self.stop()
+
+    def _duty(self, speed: float) -> float:
+        speed = min(_clamp(speed), self.config.max_duty)
         if not self.config.pwm:
-            speed = 1.0 if speed > 0 else 0.0
-        self._device.backward(speed)
+            return 1.0 if speed > 0 else 0.0
+        return speed
 
     def stop(self) -> None:
         """Motor off. Never raises for a closed device: closed pins are released (off)."""
@@ -97,6 +120,19 @@ class FeedMotor:
 
 def _clamp(speed: float) -> float:
     return min(1.0, max(0.0, float(speed)))
+
+
+def check_pwm_frequency(config: MotorPins, pin_factory: Any) -> None:
+    """Refuse a PWM frequency the Pi's pins cannot make. lgpio (the default factory, and the
+    only one on a Pi 5) runs PWM as a software thread that tops out near 10 kHz; the simulator
+    stands for those pins and refuses the same."""
+    if config.pwm and config.pwm_frequency > LGPIO_MAX_PWM_HZ:
+        kind = type(pin_factory).__name__
+        raise PinProfileError(
+            f"motor.pwm_frequency: {config.pwm_frequency} Hz is more than the Pi's software "
+            f"PWM can make ({LGPIO_MAX_PWM_HZ} Hz with lgpio; pins: {kind}); use 500-10000 Hz, "
+            "or a launcher board (Pico) for 20 kHz"
+        )
 
 
 def _build_motor(config: MotorPins, pin_factory: Any) -> Any:
@@ -189,7 +225,7 @@ class LauncherDevices:
         callback: EdgeCallback,
         pin_factory: Any,
     ) -> _Input:
-        device = DigitalInputDevice(pin, pull_up=pull_up, pin_factory=pin_factory)
+        device = StampedInputDevice(pin, pull_up=pull_up, pin_factory=pin_factory)
         self._keep(device)
         return _Input(device, invert=pull_up != asserted_low, callback=callback)
 
@@ -216,17 +252,34 @@ class LauncherDevices:
                 device.close()
 
 
+class StampedInputDevice(DigitalInputDevice):  # type: ignore[misc]  # gpiozero is untyped
+    """A `DigitalInputDevice` that passes each edge's own timestamp on.
+
+    gpiozero calls ``_fire_events(ticks, active)`` with the stamp the pin reported (lgpio's
+    kernel timestamp, or the mock's); `on_edge(stamp, active)` gets it with every change.
+    """
+
+    on_edge: Callable[[float, bool], None] | None = None
+
+    def _fire_events(self, ticks: Any, new_active: bool) -> None:
+        before = self._last_active
+        super()._fire_events(ticks, new_active)
+        handler = self.on_edge
+        if handler is not None and before is not None and before != new_active:
+            handler(float(ticks), bool(new_active))
+
+
 class _Input:
     """A digital input read as "asserted" (pressed / blocked / open), whatever its wiring.
 
-    No gpiozero debounce (backends differ and the mock ignores it): the owner filters edges.
+    No gpiozero debounce (backends differ and the mock ignores it): the owner filters edges,
+    on their stamps.
     """
 
-    def __init__(self, device: DigitalInputDevice, *, invert: bool, callback: EdgeCallback) -> None:
+    def __init__(self, device: StampedInputDevice, *, invert: bool, callback: EdgeCallback) -> None:
         self.device = device
         self._invert = invert
-        device.when_activated = lambda: callback(not invert)
-        device.when_deactivated = lambda: callback(invert)
+        device.on_edge = lambda t, active: callback(t, active != invert)
 
     @property
     def asserted(self) -> bool:

@@ -2,7 +2,8 @@
 
 Threads, and who owns what:
 
-* gpiozero's callback thread runs the edge callbacks; they only stamp and enqueue.
+* gpiozero's callback thread runs the edge callbacks; they only enqueue each edge with the
+  stamp the kernel gave it (they may run tens of ms late, several at once).
 * the launcher's input thread owns the button: debounce, long press, stuck detection. It hands
   every stamped `ButtonEvent` to the registered press consumers. The launcher never decides
   whose press it was, nor what a press means: that is the game's business.
@@ -25,6 +26,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal
+
+from gpiozero.exc import GPIOZeroError
 
 from controller.launcher.buttons import ButtonEvent, PressDetector
 from controller.launcher.devices import LauncherDevices
@@ -68,6 +71,7 @@ _FAULT_STATUS = {
 }
 _RUN_FAULTS: dict[str, FaultKind] = {"jam": "jam", "empty": "empty", "timeout": "timeout"}
 _CLOSE = ("close", 0.0, False)
+LOST_EDGE_S = 2.0  # a pin that disagrees with the edges this long lost an edge on the way
 
 
 class Launcher:
@@ -118,6 +122,7 @@ class Launcher:
             beam_blocked=lambda: self.devices.beam_blocked,
             clock=clock,
         )
+        self._ejector.one_card_ms_at_full = profile.one_card_ms(1.0)
         self._lid_open = self.devices.lid_open
         self.feedback = Feedback(self.devices)
         self._detector = PressDetector(
@@ -273,25 +278,38 @@ class Launcher:
         if fault is not None:
             raise LauncherFault(f"{fault.kind}: {fault.detail}")
 
-    # --- gpiozero callbacks: stamp and enqueue, nothing else ---
+    # --- gpiozero callbacks: enqueue the stamped edge, nothing else ---
 
-    def _on_button(self, pressed: bool) -> None:
-        self._inputs.put(("button", self._clock(), pressed))
+    def _on_button(self, t: float, pressed: bool) -> None:
+        self._inputs.put(("button", t, pressed))
 
-    def _on_beam(self, blocked: bool) -> None:
+    def _on_beam(self, t: float, blocked: bool) -> None:
         if self._ejector is not None:
-            self._ejector.on_beam(blocked)
+            self._ejector.on_beam(t, blocked)
 
-    def _on_lid(self, is_open: bool) -> None:
+    def _on_lid(self, t: float, is_open: bool) -> None:
         if is_open:
             self.stop("the lid was opened")
-        self._inputs.put(("lid", self._clock(), is_open))
+        self._inputs.put(("lid", t, is_open))
+
+    def _button_level(self) -> bool | None:
+        """The button read from its own pin now; None when it is not a local pin."""
+        devices = self.devices
+        if not isinstance(devices, LauncherDevices):
+            return None
+        try:
+            return devices.button_pressed
+        except GPIOZeroError:  # closing
+            return None
 
     # --- the input thread ---
 
     def _input_loop(self) -> None:
+        edge_due = False  # the pin disagrees with the last edge seen: one is on its way
+        due_since, due_stamp = 0.0, 0.0
         while True:
-            timeout = min(max(self._detector.next_deadline() - self._clock(), 0.0), 0.5)
+            timeout = self._detector.next_deadline() - self._clock()
+            timeout = min(max(timeout, 0.002 if edge_due else 0.0), 0.5)
             try:
                 first = [self._inputs.get(timeout=timeout)] if timeout > 0 else []
             except queue.Empty:
@@ -303,7 +321,15 @@ class Launcher:
             events: list[ButtonEvent] = []
             for item in items:
                 events.extend(self._input(item))
-            events.extend(self._detector.poll(now))
+            level = self._button_level()
+            was_due, edge_due = edge_due, level is not None and level != self._detector.raw
+            waited = time.monotonic()  # how long an edge takes to come is real time
+            if not was_due:
+                due_since, due_stamp = waited, now
+            if edge_due and waited - due_since > LOST_EDGE_S:  # the kernel dropped it: resync
+                events.extend(self._detector.edge(due_stamp, not self._detector.raw))
+                edge_due = False
+            events.extend(self._detector.poll(now, level))
             for event in events:
                 self._dispatch(event)
 

@@ -8,10 +8,16 @@ Sections: ``[motor]``, ``[button]``, ``[beam]`` (required); ``[button_led]``, ``
 ``[buzzer]``, ``[lid]`` (optional: leave a section out when the part is not fitted);
 ``[ejector]`` and ``[press]`` (tuning, with defaults); ``[calibration]`` (written by
 ``uno-attack calibrate``). Pin numbers are BCM GPIO numbers.
+
+The feed wheel's speed (``[motor] wheel_rpm`` and ``wheel_mm``) fixes how long a card blocks the
+beam at each duty: a profile file that leaves out ``min_pulse_ms`` or ``max_pulse_ms`` gets them
+from it (`derived_window`), a file that sets them is checked against it
+(`check_against_wheel`), and the simulator moves its cards at that speed.
 """
 
 from __future__ import annotations
 
+import math
 import os
 import tomllib
 from dataclasses import dataclass, field, fields, replace
@@ -32,6 +38,12 @@ _REQUIRED = {
 }
 _OPTIONAL = {"hbridge": ("enable",), "phase_enable": (), "mosfet": ()}
 
+CARD_MM = 87.0  # an UNO card is 56 x 87 mm and leaves the launcher long side first
+# BCM GPIO 0-8 come out of reset with their pull-up on; 9-27 with their pull-down. A motor line
+# on a pulled-up pin would run (or enable) the driver from power-on until the service starts.
+BOOT_PULL_UP = range(0, 9)
+LGPIO_MAX_PWM_HZ = 10_000  # lgpio's software PWM is a thread: it cannot toggle much faster
+
 
 class PinSection(Section):
     """A section of a pin profile: its errors are `PinProfileError`s."""
@@ -46,7 +58,14 @@ class MotorPins(PinSection):
     ``hbridge``: DRV8833 / TB6612 / L293D / L298N, ``forward`` and ``backward`` inputs and an
     optional ``enable`` (nSLEEP / STBY / EN). ``phase_enable``: PHASE/ENABLE drivers (DRV8838,
     DRV8835 in PH/EN mode). ``mosfet``: one logic-level MOSFET on ``pin``; it cannot reverse,
-    so there is no retract. Every line needs a pull-down resistor (see hardware/README.md).
+    so there is no retract. Every line needs a pull-down resistor (see hardware/README.md) and
+    must be on a GPIO that is pulled down at boot (9-27), so the motor stays off from power-on.
+
+    ``wheel_rpm`` (the wheel's speed at full duty, under load) and ``wheel_mm`` (its diameter)
+    say how fast a card leaves: at duty ``d`` the surface moves ``pi * wheel_mm * wheel_rpm / 60
+    * d`` mm/s. ``stall_current_a`` (the motor's stall current at the supply voltage) against
+    ``driver_current_a`` (the driver's continuous rating per channel) caps the duty: a stalled
+    motor at duty ``d`` draws about ``d * stall_current_a``.
     """
 
     SECTION = "motor"
@@ -58,6 +77,10 @@ class MotorPins(PinSection):
     pin: int | None = field(default=None, metadata=PIN)
     pwm: bool = True
     pwm_frequency: int = field(default=500, metadata={"ge": 10, "le": 20_000})
+    wheel_rpm: float = field(default=300.0, metadata={"gt": 0.0, "le": 20_000.0})
+    wheel_mm: float = field(default=35.0, metadata={"gt": 0.0, "le": 500.0})
+    stall_current_a: float = field(default=1.6, metadata={"gt": 0.0, "le": 50.0})
+    driver_current_a: float = field(default=1.5, metadata={"gt": 0.0, "le": 50.0})
 
     def check(self) -> None:
         for role in _REQUIRED[self.driver]:
@@ -67,6 +90,13 @@ class MotorPins(PinSection):
         for role in ("forward", "backward", "enable", "phase", "pin"):
             if role not in allowed and getattr(self, role) is not None:
                 raise self.error(role, f"not used by driver {self.driver!r}")
+        for role, gpio in self.lines:
+            if gpio in BOOT_PULL_UP:
+                raise self.error(
+                    role,
+                    f"GPIO {gpio} is pulled up at boot (GPIO 0-8 are), which drives the motor "
+                    "driver until the service starts: use a GPIO from 9 to 27",
+                )
 
     @property
     def lines(self) -> tuple[tuple[str, int], ...]:
@@ -77,6 +107,20 @@ class MotorPins(PinSection):
     @property
     def can_reverse(self) -> bool:
         return self.driver != "mosfet"
+
+    @property
+    def max_duty(self) -> float:
+        """The highest duty whose stall current the driver can carry."""
+        return min(1.0, self.driver_current_a / self.stall_current_a)
+
+    @property
+    def surface_mm_s(self) -> float:
+        """The wheel's surface speed at full duty, in mm/s."""
+        return math.pi * self.wheel_mm * self.wheel_rpm / 60.0
+
+    def card_ms(self, duty: float) -> float:
+        """How long one card blocks the beam at `duty` (the card's speed is the wheel's)."""
+        return CARD_MM / (self.surface_mm_s * duty) * 1e3
 
 
 @dataclass(frozen=True)
@@ -142,6 +186,12 @@ class EjectorTuning(PinSection):
     pulse are sensor dropouts (keep it well under the clear time between two cards: a card is
     confirmed only after the beam has stayed clear that long). The hard deadline for n cards is
     ``min(max_run_ms, soft_start_ms + first_card_timeout_ms + n * per_card_ms)``.
+
+    Pulse widths are judged at the duty the motor ran while the beam was blocked: a pulse longer
+    than `double_ratio` times one card's (from ``[calibration]``, else from the wheel) counts as
+    overlapping cards (two, or more for a clump), and is reported as a double. The last card is
+    fed at `last_card_speed`, so a late stop overruns less. Before the retract reverses the motor
+    it is braked for `brake_ms`.
     """
 
     SECTION = "ejector"
@@ -149,21 +199,33 @@ class EjectorTuning(PinSection):
     start_speed: float = field(default=0.4, metadata=UNIT)
     soft_start_ms: float = field(default=120.0, metadata=MS)
     deal_speed: float = field(default=0.6, metadata=UNIT)
+    last_card_speed: float = field(default=0.5, metadata=UNIT)
     min_pulse_ms: float = field(default=4.0, metadata=POSITIVE_MS)
-    max_pulse_ms: float = field(default=400.0, metadata=POSITIVE_MS)
+    max_pulse_ms: float = field(default=1000.0, metadata=POSITIVE_MS)
     min_gap_ms: float = field(default=10.0, metadata=MS)
+    double_ratio: float = field(default=1.5, metadata={"gt": 1.0, "le": 10.0})
     first_card_timeout_ms: float = field(default=1500.0, metadata=POSITIVE_MS)
     card_gap_timeout_ms: float = field(default=800.0, metadata=POSITIVE_MS)
     per_card_ms: float = field(default=500.0, metadata=POSITIVE_MS)
     max_run_ms: float = field(default=10_000.0, metadata=POSITIVE_MS)
     retract_ms: float = field(default=100.0, metadata={"ge": 0.0, "le": 2000.0})
     retract_speed: float = field(default=0.6, metadata=UNIT)
+    brake_ms: float = field(default=30.0, metadata={"ge": 0.0, "le": 1000.0})
 
     def check(self) -> None:
         if self.start_speed > self.speed:
             raise self.error("start_speed", f"must be <= speed ({self.speed})")
         if self.max_pulse_ms <= self.min_pulse_ms:
             raise self.error("max_pulse_ms", f"must be > min_pulse_ms ({self.min_pulse_ms})")
+
+    @property
+    def running_speeds(self) -> dict[str, float]:
+        """Every forward duty a run settles at, by key."""
+        return {
+            "speed": self.speed,
+            "deal_speed": self.deal_speed,
+            "last_card_speed": min(self.last_card_speed, self.speed),
+        }
 
     def deadline_ms(self, cards: int) -> float:
         """The hard deadline for a run of `cards` cards."""
@@ -181,10 +243,11 @@ def _ms_fields(section: Section) -> list[Any]:
 
 @dataclass(frozen=True)
 class PressTuning(PinSection):
-    """Button handling: debounce lock-out, long press, and the stuck-button fault."""
+    """Button handling: a level counts once it has been stable for `debounce_ms` (so a motor
+    spike of microseconds is never a press), long press, and the stuck-button fault."""
 
     SECTION = "press"
-    debounce_ms: float = field(default=20.0, metadata={"ge": 0.0, "le": 500.0})
+    debounce_ms: float = field(default=10.0, metadata={"ge": 0.0, "le": 500.0})
     long_press_ms: float = field(default=1500.0, metadata=POSITIVE_MS)
     stuck_ms: float = field(default=10_000.0, metadata=POSITIVE_MS)
 
@@ -247,6 +310,16 @@ class PinProfile:
                 raise PinProfileError(f"{key}: GPIO {pin} is already used by {seen[pin]}")
             seen[pin] = key
 
+        motor, tuning = self.motor, self.ejector
+        for key, duty in (*tuning.running_speeds.items(), ("retract_speed", tuning.retract_speed)):
+            if duty > motor.max_duty + 1e-9:
+                raise PinProfileError(
+                    f"ejector.{key}: duty {duty:g} would let the stalled motor draw "
+                    f"{duty * motor.stall_current_a:.2f} A, more than the driver's "
+                    f"{motor.driver_current_a:g} A (motor.driver_current_a): at most "
+                    f"{motor.max_duty:.2f}"
+                )
+
     def pins(self) -> list[tuple[str, int]]:
         """``("section.key", gpio)`` for every fitted line."""
         result = [(f"motor.{role}", pin) for role, pin in self.motor.lines]
@@ -262,6 +335,48 @@ class PinProfile:
     def with_press(self, **changes: Any) -> PinProfile:
         """A copy with some press tuning changed (validated)."""
         return replace(self, press=replace(self.press, **changes))
+
+    def one_card_ms(self, duty: float) -> float:
+        """One card's pulse at `duty`: measured by `calibrate` if it ran, else from the wheel."""
+        cal = self.calibration
+        if cal is not None and cal.pulse_ms_median > 0:
+            return cal.pulse_ms_median * cal.speed / duty
+        return self.motor.card_ms(duty)
+
+    def derived_window(self) -> dict[str, float]:
+        """The pulse window this wheel (or calibration) calls for: noise under a quarter of one
+        card at the fastest running duty, a jam over two and a half cards at the slowest."""
+        speeds = self.ejector.running_speeds.values()
+        return {
+            "min_pulse_ms": max(0.5, math.floor(self.one_card_ms(max(speeds)) / 4 * 10) / 10),
+            "max_pulse_ms": float(math.ceil(2.5 * self.one_card_ms(min(speeds)))),
+        }
+
+    def check_against_wheel(self) -> None:
+        """A single card at every running speed, and a double at the slowest, must fit the
+        pulse window; raise `PinProfileError` naming the key and the numbers otherwise."""
+        tuning = self.ejector
+        speeds = tuning.running_speeds
+        slowest = min(speeds, key=lambda k: speeds[k])
+        fastest = max(speeds, key=lambda k: speeds[k])
+        double = 2 * self.one_card_ms(speeds[slowest])
+        if tuning.max_pulse_ms < double:
+            raise PinProfileError(
+                f"ejector.max_pulse_ms: {tuning.max_pulse_ms:g} ms is a false jam: two "
+                f"overlapping cards at {slowest} {speeds[slowest]:g} block the beam for "
+                f"{double:.0f} ms with this wheel ({self._wheel()}); set at least {double:.0f}"
+            )
+        shortest = self.one_card_ms(speeds[fastest])
+        if tuning.min_pulse_ms > shortest / 4:
+            raise PinProfileError(
+                f"ejector.min_pulse_ms: {tuning.min_pulse_ms:g} ms would drop real cards: one "
+                f"card at {fastest} {speeds[fastest]:g} blocks the beam for {shortest:.0f} ms "
+                f"({self._wheel()}); set at most {shortest / 4:.0f}"
+            )
+
+    def _wheel(self) -> str:
+        m = self.motor
+        return f"{m.wheel_mm:g} mm wheel at {m.wheel_rpm:g} rpm"
 
 
 def _section_pins(section: Section | None) -> list[tuple[str, int]]:
@@ -296,9 +411,15 @@ def pin_profile_from_toml(text: str, name: str) -> PinProfile:
     sections: dict[str, Any] = {
         key: build_section(cls, data[key]) for key, cls in _SECTIONS.items() if key in data
     }
-    return PinProfile(
+    profile = PinProfile(
         name=data.get("name", name), description=data.get("description", ""), **sections
     )
+    given = data.get("ejector", {})
+    derived = {k: v for k, v in profile.derived_window().items() if k not in given}
+    if derived:
+        profile = profile.with_ejector(**derived)
+    profile.check_against_wheel()
+    return profile
 
 
 def dump_pin_profile(profile: PinProfile) -> str:

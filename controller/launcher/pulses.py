@@ -1,4 +1,4 @@
-"""Counting cards from break-beam edges: a pure state machine, fed timestamped edges.
+"""Counting cards from break-beam edges: a pure state machine, fed edges with their own stamps.
 
 A card is one *complete* pulse (beam blocked, then clear) whose width lies in the window
 ``min_pulse..max_pulse``: shorter pulses are noise (a fly, a flicker, motor EMI) and are
@@ -6,59 +6,115 @@ ignored; a beam blocked longer than ``max_pulse`` is a jam. A clear spell shorte
 ``min_gap`` inside a pulse is a sensor dropout and does not split the card in two; the width
 that is judged is the time the beam was actually blocked, so a burst of noise spikes merged
 this way still adds up to noise, not to a card.
+
+Overlapping cards (shingled by the rollers) give one long pulse. Each pulse is measured in
+*cards*: the wheel travel while the beam was blocked (``pace(t0, t1)``, duty-seconds) over one
+card's travel, so the speed the motor ran at does not matter. A pulse longer than
+``double_ratio`` cards counts as ``round(length)`` cards (at least two) and as a double.
+
+Edges arrive late (the callback thread waits for the GIL) and sometimes several at once, but
+each carries the time it happened: widths and gaps are judged on those stamps only. The clock
+is used for deadlines, together with the beam's level read *now*: a pulse is closed by the
+clock only while the beam reads clear (a blocked beam means an edge is still on its way), and a
+late edge that shows the clear spell was a dropout reopens the pulse.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from controller.launcher.pins import EjectorTuning
 
+Pace = Callable[[float, float], float]  # wheel travel between two stamps, in duty-seconds
+
+
+def constant_pace(t0: float, t1: float) -> float:
+    """Full duty all the time: lengths are plain times."""
+    return t1 - t0
+
 
 @dataclass(frozen=True)
 class PulseWindow:
-    """The pulse-width window in seconds."""
+    """The pulse-width window in seconds; `card` is one card's travel in duty-seconds (0: do
+    not look for doubles)."""
 
     min_pulse: float
     max_pulse: float
     min_gap: float
+    card: float = 0.0
+    double_ratio: float = 1.5
 
     @classmethod
-    def of(cls, tuning: EjectorTuning) -> PulseWindow:
-        return cls(tuning.min_pulse_ms / 1e3, tuning.max_pulse_ms / 1e3, tuning.min_gap_ms / 1e3)
+    def of(cls, tuning: EjectorTuning, card_ms_at_full: float = 0.0) -> PulseWindow:
+        return cls(
+            tuning.min_pulse_ms / 1e3,
+            tuning.max_pulse_ms / 1e3,
+            tuning.min_gap_ms / 1e3,
+            card_ms_at_full / 1e3,
+            tuning.double_ratio,
+        )
+
+    def cards_in(self, length: float) -> int:
+        """How many cards a pulse of `length` duty-seconds holds (1 when not judging)."""
+        if self.card <= 0 or length <= self.double_ratio * self.card:
+            return 1
+        return max(2, round(length / self.card))
+
+
+@dataclass
+class _Closed:
+    """A pulse closed by the clock, kept so that a late dropout edge can reopen it."""
+
+    start: float
+    end: float
+    blocked_time: float
+    travel: float
+    verdict: str  # "card", "noise" or "overlong"
+    cards: int = 0
 
 
 @dataclass
 class PulseCounter:
-    """Counts complete card pulses. Feed `edge()` in time order and `poll()` as time passes."""
+    """Counts complete card pulses. Feed `edge()` in stamp order and `poll()` as time passes."""
 
     window: PulseWindow
     start: float
     blocked: bool = False
+    pace: Pace = constant_pace
     count: int = 0
     noise: int = 0
+    doubles: int = 0
     activity: int = 0
     widths: list[float] = field(default_factory=list)
+    lengths: list[float] = field(default_factory=list)
     card_times: list[float] = field(default_factory=list)
     last_card: float | None = None
+    last_end: float | None = None  # the end of the last pulse judged, whatever the verdict
     overlong: bool = False
     _pulse_start: float | None = None
     _pulse_end: float | None = None
     _segment_start: float = 0.0
     _blocked_time: float = 0.0
+    _travel: float = 0.0
+    _closed: _Closed | None = None
 
     def __post_init__(self) -> None:
         if self.blocked:  # a card already in the throat: its pulse started now
             self._begin(self.start)
 
     def edge(self, t: float, blocked: bool) -> None:
-        """One beam edge at time `t` (redundant edges are ignored)."""
+        """One beam edge stamped `t` (edges from before the start and redundant ones are
+        ignored)."""
+        if t < self.start:
+            return
         if blocked:
             self._on_blocked(t)
         elif self._pulse_start is not None and self._pulse_end is None:
             self._pulse_end = t
             self._blocked_time += t - self._segment_start
+            self._travel += self.pace(self._segment_start, t)
             if self.window.min_gap <= 0:
                 self._finish()
 
@@ -69,45 +125,92 @@ class PulseCounter:
                 self._segment_start = t
                 return
             self._finish()
+        elif self._pulse_start is None and self._reopen(t):
+            return
         if self._pulse_start is None:
             self._begin(t)
+        self._closed = None
 
     def _begin(self, t: float) -> None:
         self._pulse_start = self._segment_start = t
-        self._blocked_time = 0.0
+        self._blocked_time = self._travel = 0.0
         self.activity += 1
 
-    def poll(self, now: float) -> None:
-        """Close a pulse whose beam has stayed clear for `min_gap`."""
-        if self._pulse_end is not None and now - self._pulse_end >= self.window.min_gap:
-            self._finish()
+    def poll(self, now: float, blocked_now: bool = False) -> None:
+        """Close a pulse whose beam has stayed clear for `min_gap` by `now`, if the beam reads
+        clear now (`blocked_now` is its level read after the edges were taken)."""
+        if (
+            self._pulse_end is not None
+            and not blocked_now
+            and now - self._pulse_end >= self.window.min_gap
+        ):
+            self._finish(by_clock=True)
 
-    def _finish(self) -> None:
+    def _finish(self, by_clock: bool = False) -> None:
         assert self._pulse_start is not None and self._pulse_end is not None
-        width = self._blocked_time
-        if width < self.window.min_pulse:
+        closed = _Closed(
+            self._pulse_start, self._pulse_end, self._blocked_time, self._travel, "card"
+        )
+        if closed.blocked_time < self.window.min_pulse:
+            closed.verdict = "noise"
             self.noise += 1
-        elif width > self.window.max_pulse:
+        elif closed.blocked_time > self.window.max_pulse:
+            closed.verdict = "overlong"
             self.overlong = True
         else:
-            self.count += 1
-            self.widths.append(width)
-            self.card_times.append(self._pulse_end)
-            self.last_card = self._pulse_end
+            closed.cards = self.window.cards_in(closed.travel)
+            self.count += closed.cards
+            self.doubles += closed.cards > 1
+            self.widths.append(closed.blocked_time)
+            self.lengths.append(closed.travel)
+            self.card_times.append(closed.end)
+            self.last_card = closed.end
             self.activity = 0
+        self._closed = closed if by_clock else None
+        self.last_end = closed.end
         self._pulse_start = self._pulse_end = None
+
+    def _reopen(self, t: float) -> bool:
+        """A late edge shows the pulse the clock closed was only a dropout: take it back."""
+        closed = self._closed
+        if closed is None or t - closed.end >= self.window.min_gap:
+            return False
+        self._closed = None
+        self.last_end = None
+        if closed.verdict == "noise":
+            self.noise -= 1
+        elif closed.verdict == "overlong":
+            self.overlong = False
+        else:
+            self.count -= closed.cards
+            self.doubles -= closed.cards > 1
+            for series in (self.widths, self.lengths, self.card_times):
+                series.pop()
+            self.last_card = self.card_times[-1] if self.card_times else None
+        self._pulse_start, self._segment_start = closed.start, t
+        self._blocked_time, self._travel = closed.blocked_time, closed.travel
+        self.activity += 1
+        return True
 
     @property
     def idle(self) -> bool:
         """The beam is clear and no pulse is pending."""
         return self._pulse_start is None
 
-    def jammed(self, now: float) -> bool:
-        """Blocked longer than the window allows (now, or in a pulse that already ended)."""
+    @property
+    def beam_blocked(self) -> bool:
+        """The level the edges seen so far leave the beam at."""
+        return self._pulse_start is not None and self._pulse_end is None
+
+    def jammed(self, now: float, blocked_now: bool = True) -> bool:
+        """Blocked longer than the window allows (in a pulse that already ended, or now, if the
+        beam still reads blocked: a clear edge on its way has the last word)."""
         if self.overlong:
             return True
-        blocked_since = self._pulse_start if self._pulse_end is None else None
-        return blocked_since is not None and now - blocked_since > self.window.max_pulse
+        if not self.beam_blocked or not blocked_now:
+            return False
+        assert self._pulse_start is not None
+        return now - self._pulse_start > self.window.max_pulse
 
     def next_change(self) -> float:
         """When `poll()` or `jammed()` could next change their answer (inf: only on an edge)."""

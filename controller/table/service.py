@@ -425,6 +425,7 @@ class TableService:
             "wanted": decided.cards if decided else 0,
             "reason": decided.reason if decided else "",
             "stop": outcome.result.reason if outcome.result else "",
+            "doubles": outcome.result.doubles if outcome.result else 0,  # shingled cards seen
         }
         self._launcher_view = LauncherView(
             self._launcher_view.status, self._launcher_view.fault,

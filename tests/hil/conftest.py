@@ -12,17 +12,20 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pytest
 from gpiozero import Device
 
-from controller.launcher import Launcher, open_launcher
+from controller.launcher import Launcher, PinProfile, open_launcher
 from controller.launcher.board import SerialLauncher
 from controller.launcher.factory import on_raspberry_pi
+from controller.launcher.pins import Calibration
 
 from .jig import Jig, JigWiring, load_jig, mock_jig_factory
+
+JIG_CARD_MS = 100.0  # the card generator's pulse (tests/hil/feeder.py)
 
 REAL_REASON = (
     "real jig: run on a Raspberry Pi wired as hardware/JIG.md with UNO_HIL=1 "
@@ -56,6 +59,31 @@ def _factory(backend: str, wiring: JigWiring) -> Any:
     return gpio_pin_factory()
 
 
+def jig_profile(wiring: JigWiring) -> PinProfile:
+    """The launcher's profile against the jig's cards: they cross the beam in `JIG_CARD_MS` at
+    any duty (the jig is not a motor), so the run has no soft start and no slower last card,
+    and one card is calibrated to the jig's pulse (so a longer pulse is a double)."""
+    profile = wiring.profile
+    speed = profile.ejector.speed
+    profile = profile.with_ejector(
+        first_card_timeout_ms=600.0,
+        card_gap_timeout_ms=600.0,
+        soft_start_ms=0.0,
+        last_card_speed=speed,
+    )
+    jig_card = Calibration(
+        speed=speed,
+        samples=1,
+        cards_per_second=round(1 / 0.18, 2),
+        pulse_ms_min=JIG_CARD_MS,
+        pulse_ms_median=JIG_CARD_MS,
+        pulse_ms_max=JIG_CARD_MS,
+        gap_ms_median=80.0,
+    )
+    profile = replace(profile, calibration=jig_card)
+    return profile.with_press(long_press_ms=200.0, stuck_ms=500.0)
+
+
 def _settle(launcher: Launcher, timeout: float = 10.0) -> None:
     """Wait until the launcher has seen the jig close the lid (its input thread is async)."""
     end = time.monotonic() + timeout
@@ -73,8 +101,7 @@ def rig(request: pytest.FixtureRequest) -> Iterator[Rig]:
     wiring = load_jig()
     factory = _factory(request.param, wiring)
     Device.pin_factory = factory
-    profile = wiring.profile.with_ejector(first_card_timeout_ms=600.0, card_gap_timeout_ms=600.0)
-    profile = profile.with_press(long_press_ms=200.0, stuck_ms=500.0)
+    profile = jig_profile(wiring)
     backend = "fake-serial" if request.param == "fake-serial" else "gpio"
     launcher = open_launcher(profile, backend=backend, pin_factory=factory)
     jig = Jig(wiring, pin_factory=factory)

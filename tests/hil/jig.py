@@ -7,7 +7,6 @@ uses gpiozero devices, so the tests cannot tell which one they are talking to ei
 
 from __future__ import annotations
 
-import threading
 import time
 import tomllib
 from dataclasses import dataclass
@@ -15,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from gpiozero import DigitalInputDevice, DigitalOutputDevice
-from gpiozero.pins.mock import MockConnectedPin, MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockConnectedPin, MockFactory, MockPin, MockPWMPin
 
 from controller.launcher import PinProfile, load_pin_profile
 from controller.launcher.pins import hardware_dir
@@ -65,9 +64,25 @@ class MockConnectedPWMPin(MockConnectedPin, MockPWMPin):  # type: ignore[misc]
 
 
 class MockWiredInputPin(MockPWMPin):  # type: ignore[misc]
-    """The far end of a jig wire: while the near end is an output, it wins over the pull."""
+    """The far end of a jig wire: while the near end is an output, it wins over the pull.
+
+    An edge is stamped with `stamp` when the jig gives one (the moment the card generator made
+    it, in its own process), as the kernel stamps a real edge however late Python sees it.
+    """
 
     wire: MockConnectedPWMPin | None = None
+    stamp: float | None = None
+    live: Any = None  # () -> level: what the wire carries right now (the generator's process)
+
+    def _get_state(self) -> Any:
+        live = self.live
+        return super()._get_state() if live is None else live()
+
+    def _call_when_changed(self, ticks: Any = None, state: Any = None) -> None:
+        if self.stamp is None:
+            super()._call_when_changed()
+        else:
+            super(MockPin, self)._call_when_changed(self.stamp, self._state)
 
     def _set_pull(self, value: str) -> None:
         super()._set_pull(value)
@@ -100,38 +115,57 @@ def mock_jig_factory(wiring: JigWiring) -> MockFactory:
 class Jig:
     """Press the button, block the beam, open the lid, and watch the motor lines."""
 
+    LENT = ("button", "beam", "forward", "backward")  # what the card generator's process uses
+
     def __init__(self, wiring: JigWiring, *, pin_factory: Any) -> None:
+        self.wiring, self._factory = wiring, pin_factory
         profile = wiring.profile
         self._beam_clear_high = profile.beam.blocked == "low"
         self._lid_open_high = profile.lid is None or profile.lid.open == "high"
-        drive = wiring.drive
-        self._button = DigitalOutputDevice(
-            drive["button"], initial_value=True, pin_factory=pin_factory
-        )
-        self._beam = DigitalOutputDevice(
-            drive["beam"], initial_value=self._beam_clear_high, pin_factory=pin_factory
-        )
         self._lid = None
-        if "lid" in drive and profile.lid is not None:
+        if "lid" in wiring.drive and profile.lid is not None:
             self._lid = DigitalOutputDevice(
-                drive["lid"], initial_value=not self._lid_open_high, pin_factory=pin_factory
+                wiring.drive["lid"], initial_value=not self._lid_open_high, pin_factory=pin_factory
             )
-        self.sense = {
-            role: DigitalInputDevice(gpio, pull_up=False, pin_factory=pin_factory)
-            for role, gpio in wiring.sense.items()
-        }
-        self.seen_high = {role: False for role in self.sense}
-        for role, device in self.sense.items():
-            device.when_activated = self._seen(role)
+        self.sense: dict[str, DigitalInputDevice] = {}
+        self.seen_high: dict[str, bool] = {}
+        self._lent = False
+        self._open(set(wiring.sense) | {"button", "beam"})
+
+    def _open(self, roles: set[str]) -> None:
+        drive, factory = self.wiring.drive, self._factory
+        if "button" in roles:
+            self._button = DigitalOutputDevice(
+                drive["button"], initial_value=True, pin_factory=factory
+            )
+        if "beam" in roles:
+            self._beam = DigitalOutputDevice(
+                drive["beam"], initial_value=self._beam_clear_high, pin_factory=factory
+            )
+        for role, gpio in self.wiring.sense.items():
+            if role in roles:
+                device = DigitalInputDevice(gpio, pull_up=False, pin_factory=factory)
+                device.when_activated = self._seen(role)
+                device.when_deactivated = self._motor_changed
+                self.sense[role] = device
+                self.seen_high.setdefault(role, False)
+
+    on_motor: Any = None  # called with (forward, backward) whenever a motor line changes
 
     def _seen(self, role: str) -> Any:
         def mark() -> None:
             self.seen_high[role] = True
+            self._motor_changed()
 
         return mark
 
+    def _motor_changed(self) -> None:
+        listener = self.on_motor
+        if listener is not None and {"forward", "backward"} <= set(self.sense):
+            listener(self.motor_levels())
+
     def reset_seen(self) -> None:
-        self.seen_high = {role: False for role in self.sense}
+        self.seen_high = dict.fromkeys(self.sense, False)
 
     def press(self, hold: float = 0.1, rest: float = 0.1) -> None:
         self.hold_button()
@@ -159,6 +193,58 @@ class Jig:
         assert self._lid is not None, "this jig has no lid wire"
         self._lid.value = not self._lid_open_high
 
+    def motor_levels(self) -> tuple[bool, bool]:
+        """(forward, backward) as read now (a PWM line reads its level at this instant)."""
+        return bool(self.sense["forward"].value), bool(self.sense["backward"].value)
+
+    def drive_line(self, line: str, asserted: bool, *, at: float | None = None) -> None:
+        """Block/clear the beam or press/release the button, stamped `at` (mock wires)."""
+        device = self._beam if line == "beam" else self._button
+        far = getattr(device.pin, "input_pin", None)
+        if far is not None:
+            far.stamp = at
+        try:
+            if line == "beam":
+                self.block_beam() if asserted else self.clear_beam()
+            else:
+                self.hold_button() if asserted else self.release_button()
+        finally:
+            if far is not None:
+                far.stamp = None
+
+    def set_live(self, line: str, asserted: Any) -> None:
+        """Mock wires: read `line`'s level from ``asserted()`` (None: from its last edge), so a
+        read is current however late the edges are applied, as a real pin's is."""
+        device = self._beam if line == "beam" else self._button
+        far = getattr(device.pin, "input_pin", None)
+        if far is None:
+            return
+        if asserted is None:
+            far.live = None
+            return
+        high_when_asserted = not self._beam_clear_high if line == "beam" else False
+        far.live = lambda: bool(asserted()) == high_when_asserted
+
+    def lend_to_feeder(self) -> dict[str, Any]:
+        """Release the beam, button and motor sense pins to the card generator's process (real
+        jig: two processes cannot hold one line); returns what it needs to open them."""
+        drive, sense = self.wiring.drive, self.wiring.sense
+        for device in (self._button, self._beam, self.sense["forward"], self.sense["backward"]):
+            device.close()
+        self._lent = True
+        return {
+            "beam": drive["beam"],
+            "button": drive["button"],
+            "forward": sense["forward"],
+            "backward": sense["backward"],
+            "beam_clear_high": self._beam_clear_high,
+        }
+
+    def take_back_from_feeder(self) -> None:
+        if self._lent:
+            self._lent = False
+            self._open(set(self.LENT))
+
     def line_on(self, role: str, window: float = 0.02) -> bool:
         """True if the motor line is high at any moment in `window` (a PWM line toggles)."""
         device = self.sense[role]
@@ -180,47 +266,3 @@ class Jig:
         for device in (self._button, self._beam, self._lid, *self.sense.values()):
             if device is not None:
                 device.close()
-
-
-class CardFeeder:
-    """The jig's stand-in for cards: while the forward line is on, pulse the beam like cards.
-
-    `jam_at`: that card blocks the beam and never clears. `cards`: how many are in the "hopper".
-    """
-
-    def __init__(
-        self,
-        jig: Jig,
-        *,
-        cards: int = 50,
-        pulse: float = 0.03,
-        gap: float = 0.04,
-        jam_at: int | None = None,
-    ) -> None:
-        self.jig, self.cards, self.pulse, self.gap, self.jam_at = jig, cards, pulse, gap, jam_at
-        self.emitted = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="jig-feeder", daemon=True)
-        self._thread.start()
-
-    def _run(self) -> None:
-        while not self._stop.is_set() and self.cards > 0:
-            if not self.jig.drives_forward(window=0.002):
-                continue
-            if self._stop.wait(self.gap):
-                return
-            if not self.jig.drives_forward(window=0.005):
-                continue  # the motor stopped before this card reached the beam
-            self.jig.block_beam()
-            if self.jam_at == self.emitted + 1:
-                return  # jammed: the beam stays blocked
-            if self._stop.wait(self.pulse):
-                self.jig.clear_beam()
-                return
-            self.jig.clear_beam()
-            self.emitted += 1
-            self.cards -= 1
-
-    def close(self) -> None:
-        self._stop.set()
-        self._thread.join(timeout=5)

@@ -1,7 +1,9 @@
 """Hardware-in-the-loop: the launcher against the jig (mock wires in CI, real wires on a Pi).
 
-No motor is needed: the jig reads the motor driver's input lines back, and plays cards on the
-beam input while the forward line is on.
+No motor is needed: the jig reads the motor driver's input lines back, and a card generator in
+a process of its own plays cards on the beam input while the motor runs forward. The world is
+made unkind on purpose: a busy interpreter in the launcher's process (edges reach it late and
+in bursts), shingled doubles, and spikes of motor noise on the beam and the button.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from controller.launcher import LauncherFault
 from controller.launcher.safeoff import safe_off
 
 from .conftest import Rig
-from .jig import CardFeeder
+from .feeder import CardFeeder
 
 WAIT = 10.0
 
@@ -48,8 +50,35 @@ def test_hil_press_reaches_the_consumer(rig: Rig) -> None:
     assert wait_until(lambda: events[-2:] == ["press", "release"])
 
 
+def feeder(rig: Rig, **plan: object) -> CardFeeder:
+    return CardFeeder(rig.jig, real=rig.backend == "real", **plan)
+
+
+class BusyInterpreter:
+    """Threads in the launcher's process that keep the GIL busy: edge callbacks wait for it
+    (tens of ms late on a 2-core machine, several at once), as on a loaded Pi."""
+
+    def __init__(self, threads: int = 1) -> None:
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._spin, daemon=True) for _ in range(threads)]
+        for thread in self._threads:
+            thread.start()
+
+    def _spin(self) -> None:
+        while not self._stop.is_set():
+            sum(i * i for i in range(20_000))
+
+    def __enter__(self) -> BusyInterpreter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join()
+
+
 def test_hil_eject_counts_the_jig_cards_then_retracts(rig: Rig) -> None:
-    feeder = CardFeeder(rig.jig)
+    feeder = CardFeeder(rig.jig, real=rig.backend == "real")
     try:
         result = rig.launcher.eject(3)
     finally:
@@ -61,8 +90,49 @@ def test_hil_eject_counts_the_jig_cards_then_retracts(rig: Rig) -> None:
     assert not rig.jig.line_on("backward", window=0.05)
 
 
+def test_hil_counts_exactly_with_a_busy_interpreter(rig: Rig) -> None:
+    if rig.backend == "fake-serial":
+        pytest.skip("a launcher board counts in its own interrupts; its fake shares our GIL")
+    cards = feeder(rig)
+    try:
+        with BusyInterpreter():
+            results = [rig.launcher.eject(n) for n in (4, 1, 6)]
+    finally:
+        cards.close()
+    assert all(r.complete for r in results), [(r.ejected, r.reason, r.detail) for r in results]
+    assert cards.emitted == 11
+    assert not rig.jig.line_on("forward", window=0.05)
+
+
+def test_hil_a_double_is_counted_and_flagged(rig: Rig) -> None:
+    if rig.backend == "fake-serial":
+        pytest.skip("the launcher board counts pulses in its firmware (hardware/PICO.md)")
+    cards = feeder(rig, doubles=frozenset({3}))
+    try:
+        result = rig.launcher.eject(5)
+    finally:
+        cards.close()
+    assert cards.emitted == 5
+    assert (result.ejected, result.doubles, result.reason) == (5, 1, "count")
+
+
+def test_hil_motor_noise_spikes_are_neither_presses_nor_cards(rig: Rig) -> None:
+    if rig.backend == "fake-serial":
+        pytest.skip("the launcher board debounces its button in its firmware (hardware/PICO.md)")
+    presses: list[str] = []
+    rig.launcher.add_press_consumer(lambda e: presses.append(e.kind))
+    cards = feeder(rig, spikes_per_second=300.0)
+    try:
+        results = [rig.launcher.eject(n) for n in (3, 5)]
+    finally:
+        cards.close()
+    assert cards.spikes > 20, "the generator spiked the lines while the motor ran"
+    assert all(r.complete for r in results) and cards.emitted == 8, results
+    assert presses == []
+
+
 def test_hil_jam_stops_the_motor(rig: Rig) -> None:
-    feeder = CardFeeder(rig.jig, jam_at=2)
+    feeder = CardFeeder(rig.jig, real=rig.backend == "real", jam_at=2)
     try:
         result = rig.launcher.eject(5)
     finally:

@@ -20,7 +20,7 @@ def fast_profile(name: str = "hbridge", **ejector: Any) -> PinProfile:
     profile = load_pin_profile(name)
     tuning = profile.ejector.scaled(SCALE)
     wide = {
-        "max_pulse_ms": 400.0,
+        "max_pulse_ms": 1000.0,
         "first_card_timeout_ms": 1500.0,
         "card_gap_timeout_ms": 1500.0,
         "per_card_ms": 500.0,

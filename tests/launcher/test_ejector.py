@@ -23,12 +23,22 @@ from .helpers import FakeClock, fast_profile, pin, states
 MakeLauncher = Callable[..., Launcher]
 
 
-def assert_ran_then_stopped(history: list[float], top: float) -> None:
-    """The line rose (soft start, never above `top`) and ended off."""
+def run_part(history: list[float]) -> list[float]:
+    """A forward line's history up to the first stop (the brake and retract follow it)."""
+    end = history.index(0.0, 1)
+    return history[: end + 1]
+
+
+def assert_ran_then_stopped(history: list[float], top: float, last: float) -> None:
+    """The line rose (soft start, never above `top`), slowed to `last` for the last card and
+    ended off."""
+    history = run_part(history)
     assert history[0] == 0.0 and history[-1] == 0.0
     running = history[1:-1]
     assert running and max(running) == pytest.approx(top)
-    assert running == sorted(running), "soft start only ramps up"
+    ramp = running[: running.index(max(running)) + 1]
+    assert ramp == sorted(ramp), "soft start only ramps up"
+    assert running[-1] == pytest.approx(min(last, top))
 
 
 def test_eject_counts_cards_soft_starts_and_retracts(
@@ -41,10 +51,10 @@ def test_eject_counts_cards_soft_starts_and_retracts(
     assert result.complete and len(result.pulse_ms) == 3
     assert launcher.simulator.cards_out == 3
     forward = states(pin(mock_factory, 12))
-    assert_ran_then_stopped(forward, tuning.speed)
+    assert_ran_then_stopped(forward, tuning.speed, tuning.last_card_speed)
     assert forward[1] == pytest.approx(tuning.start_speed)
-    pin(mock_factory, 13).assert_states([0.0, tuning.retract_speed, 0.0])
-    assert states(pin(mock_factory, 13)) == [0.0, tuning.retract_speed, 0.0]
+    assert forward[-2:] == [1.0, 0.0], "braked (both inputs high) before the retract"
+    assert states(pin(mock_factory, 13)) == [0.0, 1.0, 0.0, tuning.retract_speed, 0.0]
     assert launcher.status is LauncherStatus.READY
 
 
@@ -107,6 +117,7 @@ def test_eject_beam_activity_without_a_card_is_a_jam(
     clock = FakeClock()
     launcher = make_launcher(fast_profile(first_card_timeout_ms=300.0), cards=0)
     monkeypatch.setattr(launcher._ejector, "_clock", clock)
+    monkeypatch.setattr(launcher.simulator._beam, "clock", clock)  # edges stamped on it too
     firing = threading.Event()
     launcher.add_status_consumer(
         lambda status, fault: firing.set() if status is LauncherStatus.FIRING else None
@@ -216,7 +227,8 @@ def test_deal_uses_the_deal_speed(make_launcher: MakeLauncher, mock_factory: Moc
     launcher = make_launcher()
     result = launcher.deal(7)
     assert result.complete and launcher.simulator.cards_out == 7
-    assert max(states(pin(mock_factory, 12))) == pytest.approx(launcher.profile.ejector.deal_speed)
+    run = run_part(states(pin(mock_factory, 12)))
+    assert max(run) == pytest.approx(launcher.profile.ejector.deal_speed)
 
 
 def test_eject_mosfet_build_has_no_retract(
@@ -224,7 +236,8 @@ def test_eject_mosfet_build_has_no_retract(
 ) -> None:
     launcher = make_launcher(fast_profile("mosfet"))
     assert launcher.eject(4).complete
-    assert_ran_then_stopped(states(pin(mock_factory, 12)), launcher.profile.ejector.speed)
+    tuning = launcher.profile.ejector
+    assert_ran_then_stopped(states(pin(mock_factory, 12)), tuning.speed, tuning.last_card_speed)
     assert launcher.simulator.cards_out == 4
 
 
@@ -243,7 +256,7 @@ def test_eject_hbridge_enable_line_is_released_on_close(
     make_launcher: MakeLauncher, mock_factory: MockFactory
 ) -> None:
     launcher = make_launcher()
-    enable = pin(mock_factory, 6)
+    enable = pin(mock_factory, 26)
     assert enable.state, "gpiozero holds the driver enabled while open"
     launcher.eject(1)
     launcher.close()

@@ -41,13 +41,19 @@ def test_pin_profiles_hbridge_and_mosfet_builds() -> None:
     hbridge, mosfet = load_pin_profile("hbridge"), load_pin_profile("mosfet")
     assert hbridge.motor.driver == "hbridge" and hbridge.motor.can_reverse
     assert mosfet.motor.driver == "mosfet" and not mosfet.motor.can_reverse
-    assert dict(hbridge.motor.lines) == {"enable": 6, "forward": 12, "backward": 13}
+    assert dict(hbridge.motor.lines) == {"enable": 26, "forward": 12, "backward": 13}
 
 
-def test_pin_profile_minimal_uses_defaults() -> None:
+def test_pin_profile_minimal_uses_defaults_and_a_window_from_the_wheel() -> None:
     profile = pin_profile_from_toml(MINIMAL, "mini")
-    assert profile.name == "mini" and profile.ejector == EjectorTuning()
-    assert profile.buzzer is None and profile.lid is None
+    assert profile.name == "mini" and profile.buzzer is None and profile.lid is None
+    # one card at 0.8 with a 35 mm wheel at 300 rpm: 198 ms; at 0.5: 316 ms
+    assert (profile.ejector.min_pulse_ms, profile.ejector.max_pulse_ms) == (49.4, 792.0)
+    assert profile.ejector == EjectorTuning(min_pulse_ms=49.4, max_pulse_ms=792.0)
+    slow = pin_profile_from_toml(
+        MINIMAL.replace("backward = 13", "backward = 13\nwheel_rpm = 150"), "slow"
+    )
+    assert slow.ejector.max_pulse_ms == 1583.0
 
 
 def test_pin_profile_load_by_path(tmp_path: Path) -> None:
@@ -90,6 +96,17 @@ def test_pin_profile_error_is_a_value_error() -> None:
         (("", "motor = 3\n"), "invalid TOML"),
         (("", "name = 3\n"), "name must be a string"),
         (("", "[ejector]\nspeed = true\n"), "ejector.speed: expected a number"),
+        (("forward = 12", "forward = 4"), "motor.forward: GPIO 4 is pulled up at boot"),
+        (("", "[ejector]\nmax_pulse_ms = 400\n"), r"max_pulse_ms: 400 ms is a false jam.*633"),
+        (("", "[ejector]\nmin_pulse_ms = 80\n"), r"min_pulse_ms: 80 ms would drop real cards"),
+        (
+            ("[button]", "wheel_rpm = 100\n\n[ejector]\nmax_pulse_ms = 1000\n\n[button]"),
+            r"max_pulse_ms: 1000 ms is a false jam.*last_card_speed 0.5.*35 mm wheel at 100 rpm",
+        ),
+        (
+            ("backward = 13", "backward = 13\nstall_current_a = 3.0"),
+            r"ejector.speed: duty 0.8 .* 2.40 A, more than the driver's 1.5 A",
+        ),
     ],
 )
 def test_pin_profile_validation_names_the_key(edit: tuple[str, str], message: str) -> None:
@@ -112,6 +129,6 @@ def test_pin_profile_unreadable_path(tmp_path: Path) -> None:
 def test_ejector_tuning_scaled_and_deadline() -> None:
     tuning = EjectorTuning()
     fast = tuning.scaled(0.1)
-    assert fast.max_pulse_ms == pytest.approx(40.0) and fast.speed == tuning.speed
+    assert fast.max_pulse_ms == pytest.approx(100.0) and fast.speed == tuning.speed
     assert tuning.deadline_ms(3) == 120 + 1500 + 3 * 500
     assert tuning.deadline_ms(100) == tuning.max_run_ms

@@ -37,8 +37,9 @@ def kinds(recorder: Recorder, kind: str) -> list[ButtonEvent]:
 
 
 def motor_runs(history: list[float]) -> int:
-    """How many times a motor line went from off to on."""
-    return sum(1 for a, b in itertools.pairwise(history) if a == 0 and b > 0)
+    """How many times the forward line went from off to a running duty (a brake after a run
+    holds it fully on: that is not a run)."""
+    return sum(1 for a, b in itertools.pairwise(history) if a == 0 and 0 < b < 1)
 
 
 def test_press_is_delivered_on_the_input_thread(make_launcher: MakeLauncher) -> None:

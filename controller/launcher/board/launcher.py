@@ -132,7 +132,8 @@ class SerialLauncher(Launcher):
         self.feedback = BoardFeedback(self._link)  # type: ignore[assignment]
         self._cut_jobs: dict[int, _Job] = {}  # runs the link cut off, until settled
         self._settler = Settler(self._link, self._judge)
-        self._detector = PressDetector(profile.press, start=clock(), pressed=False)
+        # the board debounces its button itself: its events count as they come
+        self._detector = PressDetector(profile.press, start=clock(), pressed=False, settle=0.0)
         self._thread = threading.Thread(target=self._input_loop, name="launcher-input", daemon=True)
         self._thread.start()
         self._link.start()
