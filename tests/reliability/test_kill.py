@@ -58,8 +58,8 @@ def logged(data: Path) -> dict[str, list[int]]:
     finally:
         db.close()
     found: dict[str, list[int]] = {}
-    for key, seq in rows:
-        found.setdefault(key, []).append(seq)
+    for key, seq in rows:  # stored scoped to the match: m<seq of its set-up>:<key>
+        found.setdefault(key.partition(":")[2], []).append(seq)
     return found
 
 

@@ -116,7 +116,7 @@ def test_storage_a_bad_record_is_set_aside(logged: Path) -> None:
 @pytest.mark.skipif(not can_unshare("-rm"), reason="needs unshare -rm (user+mount namespaces)")
 def test_storage_full_disk_answers_507_and_keeps_the_log(tmp_path: Path) -> None:
     port = free_port()
-    tiny = f"mount -t tmpfs -o size=96k tmpfs {tmp_path} && exec"
+    tiny = f"mount -t tmpfs -o size=256k tmpfs {tmp_path} && exec"
     command = " ".join([*RUN, "--port", str(port), "--data-dir", str(tmp_path)])
     process = subprocess.Popen(
         ["unshare", "-rm", "sh", "-c", f"{tiny} {command}"],
