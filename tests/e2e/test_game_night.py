@@ -258,7 +258,7 @@ def test_fast_demo_plays_match_after_match_without_a_stall(browser: Any, tmp_pat
     port = free_port()
     process = Process("--demo", "--demo-speed", "40", "--port", str(port), data_dir=tmp_path)
     try:
-        wait_until(lambda: any(line.startswith("Table PIN") for line in process.lines), 60)
+        wait_until(lambda: any(line.startswith("Demo:") for line in process.lines), 60)
         urls = [line.split(": ", 1)[1] for line in process.lines if line.startswith("Scoreboard:")]
         assert urls[0] == f"http://localhost:{port}/"  # the first address works here
         banner = " ".join(process.lines)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from playwright.sync_api import expect
 
-from .conftest import Table
+from .conftest import Table, open_house_rules
 
 
 def test_feed_says_the_offender_showed_the_hand(table: Table) -> None:
@@ -27,6 +27,7 @@ def test_setup_offers_only_the_options_of_the_chosen_game(table: Table) -> None:
     page.goto("/setup")
     expect(page.locator("#setup-form[data-ready=true]")).to_be_visible()
     page.check("input[name=game][value=attack]")
+    open_house_rules(page)
     expect(page.locator('[data-option="multi_in_attack"]')).to_be_visible()
     expect(page.locator('[data-option="multi_same_face"]')).to_have_count(0)
     expect(page.locator('[data-option="stack_s0"]')).to_have_count(0)
