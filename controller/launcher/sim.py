@@ -25,11 +25,12 @@ tune the ejector with ``EjectorTuning.scaled``).
 from __future__ import annotations
 
 import collections
+import contextlib
 import math
 import random
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -162,6 +163,45 @@ class _Courier:
             self._thread.join(timeout=2.0)
 
 
+class _Deferred:
+    """The courier of a sim without edge delays: an edge made while the machine is locked (by
+    the physics, or a catch-up before a pin read) reaches its callback once the lock is let
+    go, in order. A callback may take locks of its own (a board's interrupt lock) while the
+    thread that holds them waits for the machine: delivering inside the lock would deadlock.
+    """
+
+    def __init__(self, machine: threading.RLock) -> None:
+        self._machine = machine
+        self._items: list[tuple[_DrivenPin, float, Any]] = []
+        self._delivering = threading.Lock()
+
+    def send(self, pin: _DrivenPin, stamp: float, state: Any) -> None:
+        with self._machine:
+            self._items.append((pin, stamp, state))
+        self.deliver()
+
+    def deliver(self) -> None:
+        """Deliver what waits, unless this thread holds the machine (it delivers on letting
+        go) or another thread is delivering (it delivers these too, in order)."""
+        while not _held_here(self._machine) and self._delivering.acquire(blocking=False):
+            try:
+                with self._machine:
+                    batch, self._items = self._items, []
+                for pin, stamp, state in batch:
+                    pin.deliver(stamp, state)
+            finally:
+                self._delivering.release()
+            with self._machine:
+                if not self._items:
+                    return
+
+
+def _held_here(lock: Any) -> bool:
+    """Whether this thread holds the RLock `lock` (its own check, as `threading.Condition`
+    uses it)."""
+    return bool(lock._is_owned())
+
+
 class _DrivenPin(MockPWMPin):  # type: ignore[misc]  # gpiozero is untyped
     """An input the simulated machine holds at a level: a closed switch beats the pull-up.
 
@@ -171,7 +211,7 @@ class _DrivenPin(MockPWMPin):  # type: ignore[misc]  # gpiozero is untyped
 
     held: bool | None = None
     clock: Clock = time.monotonic
-    courier: _Courier | None = None
+    courier: _Courier | _Deferred | None = None
     catch_up: Callable[[], object] | None = None  # brings the machine up to now before a read
     _stamp: float | None = None
 
@@ -250,6 +290,7 @@ class SimulatedLauncher:
         delay = self.options.edge_delay
         rng = random.Random(self.options.seed + 1)
         self.courier = _Courier(delay, rng) if delay is not None else None
+        self._deferred = _Deferred(self._lock)
         self._motor_pins = {role: self._watch(pin) for role, pin in profile.motor.lines}
         self._beam = self._input(profile.beam.pin)
         self._beam.catch_up = self._catch_up_if_free
@@ -286,7 +327,7 @@ class SimulatedLauncher:
         pin = self._new_pin(gpio, _DrivenPin)
         assert isinstance(pin, _DrivenPin)
         pin.clock = self._clock
-        pin.courier = self.courier
+        pin.courier = self.courier or self._deferred
         return pin
 
     def _new_pin(self, gpio: int, pin_class: type[MockPin]) -> MockPin:
@@ -302,19 +343,19 @@ class SimulatedLauncher:
 
     def load(self, cards: int) -> None:
         """Put `cards` cards in the hopper (replacing what is there)."""
-        with self._lock:
+        with self._machine():
             self.stack = cards
         self._wake.set()
 
     def jam_next(self) -> None:
         """The next card to reach the beam sticks there."""
-        with self._lock:
+        with self._machine():
             self._jam_in = 1 if not self._in_beam else 2
         self._wake.set()
 
     def clear_jam(self) -> None:
         """A person pulls the stuck card out."""
-        with self._lock:
+        with self._machine():
             if self.jammed:
                 self.jammed = False
                 self.stack -= self._group
@@ -329,7 +370,7 @@ class SimulatedLauncher:
 
     def set_options(self, **changes: Any) -> None:
         """Change knobs while running (noise rates, doubles, ...)."""
-        with self._lock:
+        with self._machine():
             self.options = replace(self.options, **changes)
             self._next_noise = {"beam": math.inf, "button": math.inf}
         self._wake.set()
@@ -349,14 +390,14 @@ class SimulatedLauncher:
         for _ in range(bounces):
             self._button.drive(False)
             self._button.drive(True)
-        with self._lock:
+        with self._machine():
             self._button.hold(False)
 
     def release_button(self, *, bounces: int = 0) -> None:
         for _ in range(bounces):
             self._button.drive(True)
             self._button.drive(False)
-        with self._lock:
+        with self._machine():
             self._button.hold(True)
 
     def open_lid(self) -> None:
@@ -395,7 +436,7 @@ class SimulatedLauncher:
 
     def _motor_changed(self) -> None:
         speed = self._driver_output()
-        with self._lock:  # stamped under the lock: the physics never runs past a change
+        with self._machine():  # stamped under the lock: the physics never runs past a change
             t = self._clock()
             self._changes.append((t, speed))
         self._wake.set()
@@ -417,7 +458,7 @@ class SimulatedLauncher:
     def _run(self) -> None:
         while not self._closed:
             self._wake.clear()
-            with self._lock:
+            with self._machine():
                 now = self._catch_up()
                 self._maybe_noise(now)
                 timeout = self._next_event_in(now)
@@ -431,10 +472,18 @@ class SimulatedLauncher:
                 self._catch_up()
             finally:
                 self._lock.release()
+            self._deferred.deliver()
+
+    @contextlib.contextmanager
+    def _machine(self) -> Iterator[None]:
+        """Hold the machine; the edges it made reach their callbacks once it is let go."""
+        with self._lock:
+            yield
+        self._deferred.deliver()
 
     def _catch_up(self) -> float:
         """Move the machine to now (from the physics thread, or before a pin read)."""
-        with self._lock:
+        with self._machine():
             if self._closed:
                 return self._clock()
             changes, self._changes = self._changes, []

@@ -13,7 +13,7 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.launcher import Launcher, SimOptions, load_pin_profile, open_launcher
 from controller.launcher.errors import PinProfileError
-from controller.launcher.sim import EdgeDelay
+from controller.launcher.sim import EdgeDelay, _held_here
 
 from .helpers import Recorder, pin
 
@@ -40,6 +40,27 @@ def test_sim_delivers_edges_late_in_bursts_with_true_stamps(make_launcher: MakeL
     assert all(b - a < 1e-5 for (a, _), (b, _) in zip(stamps[::2], stamps[1::2], strict=True))
     bursts = sum(1 for (_, x), (_, y) in zip(stamps, stamps[2:], strict=False) if y - x < 1e-3)
     assert bursts > 10, "several edges from different moments arrive together"
+
+
+def test_sim_never_calls_an_input_back_inside_its_own_lock(make_launcher: MakeLauncher) -> None:
+    """A callback may take a lock of its own (a launcher board's interrupt lock) that another
+    thread holds while it waits to change the motor: called inside the simulator's lock, the
+    two would wait for each other for ever."""
+    launcher = make_launcher(cards=20)
+    machine = launcher.simulator
+    inside: list[bool] = []
+    beam = launcher.devices.beam.device
+    counted = beam.on_edge
+
+    def on_edge(t: float, active: bool) -> None:
+        inside.append(_held_here(machine._lock))
+        counted(t, active)
+
+    beam.on_edge = on_edge
+    machine.set_options(noise_per_second=200.0)  # spikes from the physics thread as well
+    result = launcher.eject(4)
+    assert result.ejected == 4 and len(inside) >= 8
+    assert not any(inside), "an edge reached its callback while the machine was locked"
 
 
 @pytest.mark.parametrize("seed", [7, 8])
