@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.cli import UsageError
-from controller.engine import EngineError, GameKind
-from controller.launcher.policy import Profile, ProfileError, profile_from_toml
-from controller.sim_cli import (
+from controller.cli.simulate import (
     add_pace_arguments,
     check_players,
     pace_from,
     profile_from,
     rules_from,
 )
+from controller.engine import EngineError, GameKind
+from controller.launcher.policy import Profile, ProfileError, profile_from_toml
 from controller.simulation import BOTS, simulate
 from controller.tuning import Target, Trial, candidates, profile_toml, search
 
