@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from controller.engine import IllegalAction
-from controller.table.codec import BadRequest
+from controller.table.codec import InvalidInput
 from controller.table.demo import DemoTable
 
 from . import security
@@ -47,7 +47,7 @@ def on_owner(table: DemoTable, change: Callable[[], None]) -> list[int]:
 def _seat() -> int:
     seat = body().get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadRequest("seat must be a whole number")
+        raise InvalidInput("seat must be a whole number")
     return seat
 
 

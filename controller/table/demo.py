@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from controller.engine import EngineError, Game, Phase
-from controller.table.codec import BadRequest, action_to_dict
+from controller.table.codec import InvalidInput, action_to_dict
 
 from .service import TableService
 from .session import TableSetup
@@ -69,7 +69,7 @@ class DemoTable:
     def take_seat(self, seat: int) -> None:
         """A visitor plays `seat` from now on (the bots wait for them)."""
         if not 0 <= seat < self.players:
-            raise BadRequest(f"there is no seat {seat}")
+            raise InvalidInput(f"there is no seat {seat}")
         self.humans.add(seat)
 
     def leave_seat(self, seat: int) -> None:
@@ -82,7 +82,7 @@ class DemoTable:
         self._next = now + self.pace
         try:
             self._step()
-        except (EngineError, BadRequest) as error:
+        except (EngineError, InvalidInput) as error:
             log.info("demo bot move refused: %s", error)
 
     def _step(self) -> None:
@@ -138,7 +138,7 @@ class DemoTable:
             try:
                 self._command({"type": "reload"})
                 return True
-            except (EngineError, BadRequest):
+            except (EngineError, InvalidInput):
                 pass  # nothing to reload: a press now gives nothing
         assert launcher is not None
         simulator = getattr(launcher, "simulator", None)
