@@ -12,6 +12,7 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 COMMAND_MODULES = (
     "controller.cli.simulate",
@@ -25,6 +26,13 @@ COMMAND_MODULES = (
 
 class UsageError(Exception):
     """A bad argument or input the user can fix: printed without a traceback, exit code 2."""
+
+
+def add_renamed(parser: argparse.ArgumentParser, flag: str, old: str, **kwargs: Any) -> None:
+    """Add `flag`, and `old` as a hidden spelling of it: a flag the README once documented
+    under that name keeps working, while help and docs show one name per idea."""
+    action = parser.add_argument(flag, **kwargs)
+    parser.add_argument(old, dest=action.dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def build_parser() -> argparse.ArgumentParser:
