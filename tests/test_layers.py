@@ -25,13 +25,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
     "controller.sections": (),
     "controller.launcher": ("controller.sections",),
     "controller.store": (),
-    "controller.table": (
-        "controller.engine",
-        "controller.launcher",
-        "controller.store",
-        "controller.sections",
-        "controller.config",
-    ),
+    "controller.table": ("controller.engine", "controller.launcher", "controller.store"),
     "web_ui": (
         "controller.engine",
         "controller.table",

@@ -75,7 +75,7 @@ def _serve(config: Config, demo_table: bool, speed: float) -> int:
         from web_ui.app import create_app
         from web_ui.server import create_server
 
-        app = create_app(service, config, secret_key=_secret(service.store), demo=demo)
+        app = create_app(service, config, secret_key=_secret(service), demo=demo)
         server = create_server(
             app, host=config.service.host, port=config.service.port, threads=config.service.threads
         )
@@ -248,12 +248,13 @@ def _launcher_args(config: Config, speed: float) -> dict[str, Any]:
 # --- end of the faster demo ---
 
 
-def _secret(store: Store) -> str:
-    """The key that signs session cookies, kept in the store so tablets stay unlocked."""
-    key = store.setting("secret_key")
+def _secret(table: TableService) -> str:
+    """The key that signs session cookies, kept in the table's settings so tablets stay
+    unlocked."""
+    key = table.setting("secret_key")
     if key is None:
         key = secrets.token_hex(32)
-        store.set_setting("secret_key", key)
+        table.set_setting("secret_key", key)
     return key
 
 
