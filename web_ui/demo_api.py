@@ -34,14 +34,8 @@ def info() -> ResponseReturnValue:
 
 
 def on_owner(table: DemoTable, change: Callable[[], None]) -> list[int]:
-    """Change the seats on the table's owner thread (where the bots read them); the seats
-    people play afterwards."""
-
-    def run() -> list[int]:
-        change()
-        return sorted(table.humans)
-
-    return table.service.call(run)  # type: ignore[no-any-return]
+    """Change the seats on the table's owner thread; the seats people play afterwards."""
+    return table.seats_after(change)
 
 
 def _seat() -> int:

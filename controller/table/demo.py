@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from controller.engine import EngineError, Game, Phase
@@ -74,6 +75,17 @@ class DemoTable:
 
     def leave_seat(self, seat: int) -> None:
         self.humans.discard(seat)
+
+    def seats_after(self, change: Callable[[], None]) -> list[int]:
+        """Run `change` on the owner thread (where the bots read the seats) and return the
+        seats people play afterwards (any thread)."""
+
+        def run() -> list[int]:
+            change()
+            return sorted(self.humans)
+
+        seats: list[int] = self.service.call(run)
+        return seats
 
     def tick(self) -> None:
         now = self._clock()
