@@ -15,11 +15,16 @@ from flask import Blueprint, current_app, jsonify, request, session
 from flask.typing import ResponseReturnValue
 
 from controller.engine import DECKS, OPTIONS
-from controller.launcher.policy import PROFILES
 from controller.preset_store import presets, save_preset
 from controller.sections import ConfigError
 from controller.store import Record
-from controller.table.codec import BadRequest, clean_name, clean_names, whole_number
+from controller.table.codec import (
+    InvalidInput,
+    clean_name,
+    clean_names,
+    record_to_dict,
+    whole_number,
+)
 from controller.table.service import TableService
 
 from . import security
@@ -36,13 +41,13 @@ def body() -> dict[str, Any]:
     """The request's JSON object, checked: no unpaired surrogates (its size and depth were
     checked before any endpoint ran: `limits`)."""
     if not request.is_json:
-        raise BadRequest("send a JSON object (Content-Type: application/json)")
+        raise InvalidInput("send a JSON object (Content-Type: application/json)")
     try:
         data = json.loads(request.get_data(cache=True))
     except ValueError as error:  # not JSON, or not UTF-8
-        raise BadRequest(f"not valid JSON: {error}") from None
+        raise InvalidInput(f"not valid JSON: {error}") from None
     if not isinstance(data, dict):
-        raise BadRequest("send a JSON object")
+        raise InvalidInput("send a JSON object")
     _check_text(data)
     return data
 
@@ -54,7 +59,7 @@ def _check_text(data: object) -> None:
     while pending:
         value = pending.pop()
         if isinstance(value, str) and not _valid_text(value):
-            raise BadRequest("text must be valid Unicode (no unpaired surrogates)")
+            raise InvalidInput("text must be valid Unicode (no unpaired surrogates)")
         if isinstance(value, dict):
             pending += [*value, *value.values()]
         elif isinstance(value, list):
@@ -77,14 +82,14 @@ def idempotency_key(data: dict[str, Any]) -> str | None:
     if not isinstance(key, str) or not (
         key.isascii() and key.isprintable() and 8 <= len(key) <= 80
     ):
-        raise BadRequest("key must be 8 to 80 printable ASCII characters")
+        raise InvalidInput("key must be 8 to 80 printable ASCII characters")
     return key
 
 
 def run(command: dict[str, Any], data: dict[str, Any]) -> ResponseReturnValue:
     key = idempotency_key(data)
     record: Record = service().submit(command, actor=security.actor(), idem_key=key)
-    return jsonify(seq=record.seq, events=record.events, state=service().snapshot())
+    return jsonify(record_to_dict(record) | {"state": service().snapshot()})
 
 
 @bp.get("/state")
@@ -97,7 +102,7 @@ def history() -> ResponseReturnValue:
     """The current match's latest records: `?limit=` (1-200, default 50)."""
     limit = whole_number(request.args.get("limit", "50"), "limit", 200)
     if limit < 1:
-        raise BadRequest("limit must be a whole number from 1 to 200")
+        raise InvalidInput("limit must be a whole number from 1 to 200")
     return jsonify(records=service().history(limit))
 
 
@@ -117,7 +122,7 @@ def session_info() -> ResponseReturnValue:
 def enter_pin() -> ResponseReturnValue:
     pin = body().get("pin")
     if not isinstance(pin, str) or len(pin) > 80:
-        raise BadRequest("send the PIN as text")
+        raise InvalidInput("send the PIN as text")
     security.try_pin(pin)
     return jsonify(unlocked=True)
 
@@ -126,7 +131,7 @@ def enter_pin() -> ResponseReturnValue:
 def admin_login() -> ResponseReturnValue:
     password = body().get("password")
     if not isinstance(password, str) or len(password) > 200:
-        raise BadRequest("send the password as text (at most 200 characters)")
+        raise InvalidInput("send the password as text (at most 200 characters)")
     security.try_admin(password)
     return jsonify(admin=True)
 
@@ -135,7 +140,7 @@ def admin_login() -> ResponseReturnValue:
 def set_language() -> ResponseReturnValue:
     language = body().get("language")
     if language not in LANGUAGES:
-        raise BadRequest(f"language must be one of {', '.join(LANGUAGES)}")
+        raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}")
     session["language"] = language
     return jsonify(language=language)
 
@@ -178,7 +183,7 @@ def options() -> ResponseReturnValue:
             for o in OPTIONS
         ],
         decks={name: deck.game.value for name, deck in DECKS.items()},
-        profiles=list(PROFILES),
+        profiles=list(service().capabilities().eject_profiles),
     )  # fmt: skip
 
 
@@ -196,12 +201,12 @@ def save_table_preset() -> ResponseReturnValue:
     data = body()
     name, game, options = data.get("name"), data.get("game", "attack"), data.get("options", {})
     if not isinstance(name, str) or not isinstance(game, str) or not isinstance(options, dict):
-        raise BadRequest("send a name, a game and an object of options")
+        raise InvalidInput("send a name, a game and an object of options")
     name = clean_name(name, "the preset's name", 40)
     try:
         preset = save_preset(current_app.config["PRESETS_DIR"], name, game, options)
     except ConfigError as error:
-        raise BadRequest(str(error)) from None
+        raise InvalidInput(str(error)) from None
     return jsonify(preset=preset.to_dict())
 
 

@@ -43,7 +43,7 @@ def create_app(
     )
     limits.install(app)
     app.extensions["table"] = table
-    app.extensions["settings"] = TableSettings(table.store, config, key)
+    app.extensions["settings"] = TableSettings(table, config, key)
     app.extensions["demo"] = demo
     security.install(app)
     errors.register(app)

@@ -9,7 +9,7 @@ from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from controller.engine import IllegalAction
-from controller.table.codec import BadRequest
+from controller.table.codec import InvalidInput
 from controller.table.demo import DemoTable
 
 from . import security
@@ -34,20 +34,14 @@ def info() -> ResponseReturnValue:
 
 
 def on_owner(table: DemoTable, change: Callable[[], None]) -> list[int]:
-    """Change the seats on the table's owner thread (where the bots read them); the seats
-    people play afterwards."""
-
-    def run() -> list[int]:
-        change()
-        return sorted(table.humans)
-
-    return table.service.call(run)  # type: ignore[no-any-return]
+    """Change the seats on the table's owner thread; the seats people play afterwards."""
+    return table.seats_after(change)
 
 
 def _seat() -> int:
     seat = body().get("seat")
     if not isinstance(seat, int) or isinstance(seat, bool):
-        raise BadRequest("seat must be a whole number")
+        raise InvalidInput("seat must be a whole number")
     return seat
 
 

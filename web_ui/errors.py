@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from controller.engine import EngineError, IllegalAction
 from controller.store import StoreError, StoreFull
-from controller.table.codec import BadRequest
+from controller.table.codec import InvalidInput
 
 from .limits import TooDeep
 
@@ -32,7 +32,7 @@ class TooMany(Exception):
 
 def register(app: Flask) -> None:
     statuses: dict[type[Exception], int] = {
-        BadRequest: 400,
+        InvalidInput: 400,
         IllegalAction: 409,
         EngineError: 400,
         Forbidden: 403,

@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
-from controller.table.codec import BadRequest
+from controller.table.codec import InvalidInput
 from controller.table.hub import Message
 from controller.table.service import TableService
 
@@ -87,12 +87,12 @@ class Fanout:
         self._thread = threading.Thread(target=self._run, name="event-streams", daemon=True)
 
     def start(self) -> Fanout:
-        self.table.hub.listen(self._publish)
+        self.table.listen(self._publish)
         self._thread.start()
         return self
 
     def stop(self) -> None:
-        self.table.hub.unlisten(self._publish)
+        self.table.unlisten(self._publish)
         if self._thread.is_alive():
             self.loop.call_soon_threadsafe(self._close_all)
             self._thread.join(5)
@@ -153,7 +153,7 @@ class Fanout:
     def _refusal(self, request: Request) -> bytes | None:
         try:
             parse_last(request.last_event_id)
-        except BadRequest as error:
+        except InvalidInput as error:
             return _answer(400, {"error": str(error)})
         if len(self.streams) >= self.max_streams:
             reason = "too many scoreboards are open: try again shortly"

@@ -133,7 +133,7 @@ def match_csv(match: PastMatch) -> str:
 
 def _matches() -> list[PastMatch]:
     table = service()
-    return past_matches(table.store.records(table.table_id))
+    return past_matches(table.all_records())
 
 
 @bp.get("/history")

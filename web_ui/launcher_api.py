@@ -54,9 +54,10 @@ def status() -> ResponseReturnValue:
 @security.needs_pin
 def press() -> ResponseReturnValue:
     table = service()
-    if table.launcher is None:
+    can = table.capabilities()
+    if not can.has_launcher:
         raise IllegalAction("this table has no launcher")
-    if getattr(table.launcher, "simulator", None) is None and not security.is_admin():
+    if not can.simulated_launcher and not security.is_admin():
         raise Forbidden("a test press on a real launcher is the admin's: log in on the admin page")
     key = idempotency_key(body())
     keys: PressKeys = current_app.extensions.setdefault("press_keys", PressKeys())

@@ -59,7 +59,7 @@ def page_data(**extra: Any) -> dict[str, Any]:
         "unlocked": security.unlocked(),
         "admin": security.is_admin(),
         "demo": demo is not None,
-        "simulated": getattr(table().launcher, "simulator", None) is not None,
+        "simulated": table().capabilities().simulated_launcher,
         **extra,
     }
 

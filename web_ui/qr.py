@@ -13,6 +13,8 @@ import segno
 from flask import Blueprint, Response, request
 from flask.typing import ResponseReturnValue
 
+from .addresses import lan_addresses
+
 bp = Blueprint("qr", __name__)
 
 LOCAL = ("localhost", "127.0.0.1", "::1", "[::1]")
@@ -23,8 +25,6 @@ def table_url() -> str:
     url = urlsplit(request.host_url)
     if url.hostname not in LOCAL:
         return request.host_url
-    from controller.run_cli import lan_addresses
-
     lan = lan_addresses()
     port = f":{url.port}" if url.port else ""
     return f"{url.scheme}://{lan[0]}{port}/" if lan else request.host_url

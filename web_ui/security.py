@@ -35,7 +35,7 @@ from typing import Any, TypeVar
 
 from flask import Flask, current_app, request, session
 
-from controller.store import Store
+from controller.table.service import TableService
 
 from .errors import Forbidden, TooMany
 from .settings import TableSettings
@@ -133,18 +133,18 @@ class Grant:
 
 class Tablets:
     """Every tablet unlocked on this table, by (a hash of) the token in its cookie; kept in
-    the store's settings so tablets stay unlocked across restarts."""
+    the table's settings so tablets stay unlocked across restarts."""
 
     KEY = "tablets"
 
-    def __init__(self, store: Store) -> None:
-        self._store = store
+    def __init__(self, table: TableService) -> None:
+        self._table = table
         self._lock = threading.Lock()
         self._grants = self._load()
 
     def _load(self) -> dict[str, Grant]:
         try:
-            data = json.loads(self._store.setting(self.KEY) or "{}")
+            data = json.loads(self._table.setting(self.KEY) or "{}")
             return {str(k): Grant(**v) for k, v in data.items()}
         except (ValueError, TypeError, AttributeError):
             log.warning("the remembered tablets were unreadable: every tablet must unlock again")
@@ -183,7 +183,7 @@ class Tablets:
             oldest = min(self._grants, key=lambda k: (self._grants[k].pin is not None,
                                                      self._grants[k].since))  # fmt: skip
             del self._grants[oldest]
-        self._store.set_setting(
+        self._table.set_setting(
             self.KEY, json.dumps({k: asdict(v) for k, v in self._grants.items()})
         )
 
@@ -314,7 +314,7 @@ def _grant(**changes: Any) -> None:
 def install(app: Flask) -> None:
     app.extensions["pin_guard"] = Guard("PIN")
     app.extensions["password_guard"] = Guard("password")
-    app.extensions["tablets"] = Tablets(app.extensions["table"].store)
+    app.extensions["tablets"] = Tablets(app.extensions["table"])
     app.before_request(check_csrf)
     app.jinja_env.globals["csrf_token"] = csrf_token
     if app.extensions.get("demo") is None:

@@ -17,8 +17,8 @@ import stat
 from pathlib import Path
 
 from controller.config import Config
-from controller.store import Store
-from controller.table.codec import BadRequest
+from controller.table.codec import InvalidInput
+from controller.table.service import TableService
 
 from .i18n import LANGUAGES
 
@@ -58,23 +58,23 @@ def keep_private(database: Path) -> None:
 
 
 class TableSettings:
-    def __init__(self, store: Store, config: Config, secret: str) -> None:
-        self._store = store
+    def __init__(self, table: TableService, config: Config, secret: str) -> None:
+        self._table = table
         self._secret = secret.encode()
         self._config = config
-        keep_private(store.path)
+        keep_private(table.log_path)
         self.pin_hash = self._stored_pin_hash(config.table.pin)
-        self.language = store.setting("language") or config.table.language
+        self.language = table.setting("language") or config.table.language
 
     def _stored_pin_hash(self, configured: str) -> str:
-        stored = self._store.setting("table_pin_hash")
+        stored = self._table.setting("table_pin_hash")
         if stored:
             return stored
-        legacy = self._store.setting("table_pin")  # kept in plain text by older versions
+        legacy = self._table.setting("table_pin")  # kept in plain text by older versions
         if legacy:
             hashed = hash_pin(legacy)
-            self._store.set_setting("table_pin_hash", hashed)
-            self._store.set_setting("table_pin", "")
+            self._table.set_setting("table_pin_hash", hashed)
+            self._table.set_setting("table_pin", "")
             return hashed
         # The config's PIN: hashed with a salt of this table's own, so the same PIN keeps the
         # same epoch across restarts (unlocked tablets stay unlocked) and a new one locks them.
@@ -104,15 +104,15 @@ class TableSettings:
 
     def change_pin(self, pin: object) -> None:
         if not isinstance(pin, str) or not valid_pin(pin):
-            raise BadRequest("the table PIN must be 4 to 8 digits (0-9)")
+            raise InvalidInput("the table PIN must be 4 to 8 digits (0-9)")
         hashed = hash_pin(pin)
-        self._store.set_setting("table_pin_hash", hashed)
+        self._table.set_setting("table_pin_hash", hashed)
         self.pin_hash = hashed
 
     def set_language(self, language: object) -> None:
         if language not in LANGUAGES:
-            raise BadRequest(f"language must be one of {', '.join(LANGUAGES)}")
-        self._store.set_setting("language", str(language))
+            raise InvalidInput(f"language must be one of {', '.join(LANGUAGES)}")
+        self._table.set_setting("language", str(language))
         self.language = str(language)
 
     def warnings(self) -> list[str]:

@@ -19,7 +19,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
-from controller.table.codec import whole_number
+from controller.table.codec import record_to_dict, whole_number
 from controller.table.hub import Message, Subscription
 from controller.table.service import TableService
 
@@ -49,8 +49,7 @@ def opening(table: TableService, last: int | None) -> tuple[list[str], int]:
     frames, sent = [], last or 0
     if last is not None:
         for record in table.records_after(last, MISSED):
-            data = {"seq": record.seq, "kind": record.kind, "events": record.events}
-            frames.append(frame(Message("record", data, record.seq)))
+            frames.append(frame(Message("record", record_to_dict(record), record.seq)))
             sent = record.seq
     state = table.snapshot()
     frames.append(RETRY + frame(Message("snapshot", state)))
@@ -63,7 +62,7 @@ def events() -> Response:
     heartbeat = current_app.config.get("SSE_HEARTBEAT", HEARTBEAT)
     gone = request.environ.get("waitress.client_disconnected", lambda: False)
     last = parse_last(request.headers.get("Last-Event-ID") or request.args.get("last"))
-    subscription = table.hub.subscribe()
+    subscription = table.subscribe()
     return Response(
         _stream(table, subscription, last, heartbeat, gone),
         mimetype="text/event-stream",
@@ -87,4 +86,4 @@ def _stream(
                 sent = message.seq or sent
                 yield frame(message)
     finally:
-        table.hub.unsubscribe(sub)
+        table.unsubscribe(sub)

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 from .errors import OptionError
+from .option_table import FORMAT_PLAYERS
 
 if TYPE_CHECKING:
     from .options import Rules
@@ -309,7 +310,7 @@ class Rotation(Standard):
 
     def __init__(self, rules: Rules, players: int) -> None:
         super().__init__(rules, players)
-        wanted = 4 if rules.format == "rotation_4p" else 8
+        wanted = FORMAT_PLAYERS[rules.format]
         if players != wanted:
             raise OptionError(f"option format: {rules.format} needs {wanted} players")
         self.schedule = rotation_schedule(players)

@@ -23,6 +23,32 @@ FORMATS: Final = (
     "rotation_8p",
 )
 
+FORMAT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "standard": (
+        "scoring", "target", "num_deals", "chip_rate", "starting_chips",
+        "break_ties_by_continuing",
+    ),
+    "elim_within_deal": ("num_deals",),
+    "elim_tournament": ("target",),
+    "team_play": ("teams", "team_scoring", "target"),
+    "rotation_4p": ("team_scoring", "num_deals"),
+    "rotation_8p": ("team_scoring", "num_deals"),
+}  # fmt: skip
+"""The options each format uses (RULES.md §9.2-§9.6). Everything else is a rule of play."""
+
+SCORING_FIELDS: Final[dict[str, tuple[str, ...]]] = {
+    "target": ("winner_collects", "penalty", "bust"),
+    "num_deals": ("chips",),
+    "chip_rate": ("chips",),
+    "starting_chips": ("chips",),
+    "break_ties_by_continuing": ("penalty",),
+}
+"""Under the standard format, the options that mean something only with some ways of
+scoring."""
+
+FORMAT_PLAYERS: Final[dict[str, int]] = {"rotation_4p": 4, "rotation_8p": 8}
+"""Formats played by exactly this many players (§9.6)."""
+
 ALIASES: Final[dict[str, tuple[str, OptionValue]]] = {
     "deck_classic_108": ("deck", "classic"),
     "deck_attack_1998": ("deck", "attack_1998"),

@@ -16,10 +16,11 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from typing import Any
 
 from controller.engine import EngineError, Game, Phase
-from controller.table.codec import BadRequest, action_to_dict
+from controller.table.codec import InvalidInput, action_to_dict
 
 from .service import TableService
 from .session import TableSetup
@@ -69,11 +70,22 @@ class DemoTable:
     def take_seat(self, seat: int) -> None:
         """A visitor plays `seat` from now on (the bots wait for them)."""
         if not 0 <= seat < self.players:
-            raise BadRequest(f"there is no seat {seat}")
+            raise InvalidInput(f"there is no seat {seat}")
         self.humans.add(seat)
 
     def leave_seat(self, seat: int) -> None:
         self.humans.discard(seat)
+
+    def seats_after(self, change: Callable[[], None]) -> list[int]:
+        """Run `change` on the owner thread (where the bots read the seats) and return the
+        seats people play afterwards (any thread)."""
+
+        def run() -> list[int]:
+            change()
+            return sorted(self.humans)
+
+        seats: list[int] = self.service.call(run)
+        return seats
 
     def tick(self) -> None:
         now = self._clock()
@@ -82,7 +94,7 @@ class DemoTable:
         self._next = now + self.pace
         try:
             self._step()
-        except (EngineError, BadRequest) as error:
+        except (EngineError, InvalidInput) as error:
             log.info("demo bot move refused: %s", error)
 
     def _step(self) -> None:
@@ -138,7 +150,7 @@ class DemoTable:
             try:
                 self._command({"type": "reload"})
                 return True
-            except (EngineError, BadRequest):
+            except (EngineError, InvalidInput):
                 pass  # nothing to reload: a press now gives nothing
         assert launcher is not None
         simulator = getattr(launcher, "simulator", None)

@@ -19,16 +19,17 @@ from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from controller.engine import EngineError, IllegalAction, Press
 from controller.engine.autoplay import remaining_for_press
 from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus, handle_press
-from controller.launcher.policy import EjectPolicy, Policy, load_profile
+from controller.launcher.policy import PROFILES, EjectPolicy, Policy, load_profile
 from controller.store import Record, Store, StoreError
 
-from .codec import BadRequest, action_to_dict
-from .hub import Hub, Message
+from .codec import InvalidInput, action_to_dict, record_to_dict
+from .hub import Hub, Message, Subscription
 from .session import TableSession, TableSetup
 
 log = logging.getLogger(__name__)
@@ -52,6 +53,16 @@ class TableBusy(TimeoutError):
 class _Job:
     run: Callable[[], Any]
     done: Future[Any] = field(default_factory=Future)
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What this table has: a launcher, a simulated one (a tablet may press its button), and
+    the eject profiles a set-up may choose."""
+
+    has_launcher: bool
+    simulated_launcher: bool
+    eject_profiles: tuple[str, ...]
 
 
 @dataclass(frozen=True)
@@ -135,7 +146,7 @@ class TableService:
         idem_key: str | None = None,
         timeout: float | None = None,
     ) -> Record:
-        """Apply `command` on the owner thread; return the committed record. Raises BadRequest
+        """Apply `command` on the owner thread; return the committed record. Raises InvalidInput
         or IllegalAction (nothing changed) like the session does, TableBusy after `timeout`."""
         try:
             record: Record = self.call(
@@ -187,11 +198,7 @@ class TableService:
     def history(self, limit: int = 50) -> list[dict[str, Any]]:
         """The current match's latest records (newest last), for a scoreboard just opened.
         Reads only those records (any thread)."""
-        records = self.records_after(0, limit)
-        return [
-            {"seq": r.seq, "kind": r.kind, "actor": r.actor, "at": r.at, "events": r.events}
-            for r in records
-        ]
+        return [record_to_dict(record) for record in self.records_after(0, limit)]
 
     def records_after(self, seq: int, limit: int) -> list[Record]:
         """The current match's records after `seq`: the newest `limit` of them, oldest first
@@ -200,6 +207,44 @@ class TableService:
         if not start:
             return []
         return self.store.latest(self.table_id, limit, since=max(start, seq + 1))[::-1]
+
+    def all_records(self) -> list[Record]:
+        """Every record this table logged, every match's, oldest first (any thread)."""
+        return self.store.records(self.table_id)
+
+    # --- what the table has, for the pages to show (any thread) ---
+
+    def capabilities(self) -> Capabilities:
+        simulated = getattr(self.launcher, "simulator", None) is not None
+        return Capabilities(self.launcher is not None, simulated, tuple(PROFILES))
+
+    # --- the scoreboards' messages (any thread): a queue each, or a quick callback ---
+
+    def subscribe(self) -> Subscription:
+        return self.hub.subscribe()
+
+    def unsubscribe(self, subscription: Subscription) -> None:
+        self.hub.unsubscribe(subscription)
+
+    def listen(self, listener: Callable[[Message], None]) -> None:
+        """Call `listener(message)` on the publishing thread for every message: be quick."""
+        self.hub.listen(listener)
+
+    def unlisten(self, listener: Callable[[Message], None]) -> None:
+        self.hub.unlisten(listener)
+
+    # --- the table's settings, kept in its log's file (any thread) ---
+
+    def setting(self, key: str) -> str | None:
+        return self.store.setting(key)
+
+    def set_setting(self, key: str, value: str) -> None:
+        self.store.set_setting(key, value)
+
+    @property
+    def log_path(self) -> Path:
+        """The event log's file (it holds the settings too: keep it private)."""
+        return self.store.path
 
     # ------------------------------------------------------------------ the owner thread
 
@@ -222,7 +267,7 @@ class TableService:
         try:
             job.done.set_result(job.run())
         except Exception as error:  # handed to the caller, who decides what it means
-            if not isinstance(error, BadRequest | IllegalAction | StoreError):
+            if not isinstance(error, InvalidInput | IllegalAction | StoreError):
                 log.exception("table job failed")
             job.done.set_exception(error)
 
@@ -334,13 +379,7 @@ class TableService:
         self._seq = record.seq
         self._refresh()
         self._show_colour()
-        data = {
-            "seq": record.seq,
-            "kind": record.kind,
-            "actor": record.actor,
-            "events": record.events,
-            "state": self._snapshot,
-        }
+        data = record_to_dict(record) | {"state": self._snapshot}
         self.hub.publish(Message("record", data, record.seq))
         return record
 
@@ -376,7 +415,7 @@ class TableService:
             return None
         try:
             return TableSession(TableSetup.from_dict(setup.command.get("setup")))
-        except (BadRequest, IllegalAction) as error:
+        except (InvalidInput, IllegalAction) as error:
             self.store.set_aside(setup.seq, f"its set-up is refused: {error}")
             return None
 
@@ -391,7 +430,7 @@ class TableService:
                 continue
             try:
                 self.session.apply(record.command)
-            except (BadRequest, IllegalAction, EngineError) as error:
+            except (InvalidInput, IllegalAction, EngineError) as error:
                 self.store.set_aside(record.seq, f"the rules refuse it on replay: {error}")
                 self._match.remove(record)
         self._refresh()
@@ -514,7 +553,7 @@ class TableService:
         note = {"settled": {"was": result.ejected, "now": settled.ejected, "why": settled.reason}}
         try:
             self._execute({"type": "action", "action": fix, "launcher": note}, "launcher", None)
-        except (IllegalAction, BadRequest) as error:  # the deal moved on: a person counts
+        except (IllegalAction, InvalidInput) as error:  # the deal moved on: a person counts
             got = f"{self._name(seat)} got {settled.ejected} card(s), not {result.ejected}"
             self._notice("launcher_settled", f"{got}: correct the hand by hand ({error})")
 

@@ -37,9 +37,11 @@ from controller.engine.match import DealRecord, Match
 from controller.engine.option_table import OptionValue
 from controller.launcher.policy import PROFILES
 
-from .codec import BadRequest, action_from_dict, action_to_dict, events_to_dicts
+from .codec import InvalidInput, action_from_dict, action_to_dict, events_to_dicts
 
 MODES = ("tracked", "score_only")
+SCORE_ONLY_FORMATS = ("rotation_8p",)
+"""Formats a table can only keep the score of: two tables play them at once."""
 
 
 @dataclass(frozen=True)
@@ -57,23 +59,25 @@ class TableSetup:
     def __post_init__(self) -> None:
         names = self.players
         if not 2 <= len(names) <= 10:
-            raise BadRequest(f"a table has 2 to 10 players, not {len(names)}")
+            raise InvalidInput(f"a table has 2 to 10 players, not {len(names)}")
         if any(not name.strip() or len(name) > 24 for name in names):
-            raise BadRequest("every player needs a name of 1 to 24 characters")
+            raise InvalidInput("every player needs a name of 1 to 24 characters")
         if len({name.strip().lower() for name in names}) != len(names):
-            raise BadRequest("two players have the same name")
+            raise InvalidInput("two players have the same name")
         if not 0 <= self.first_dealer < len(names):
-            raise BadRequest(f"first_dealer must be a seat from 0 to {len(names) - 1}")
+            raise InvalidInput(f"first_dealer must be a seat from 0 to {len(names) - 1}")
         if self.mode not in MODES:
-            raise BadRequest(f"mode must be one of {', '.join(MODES)}")
+            raise InvalidInput(f"mode must be one of {', '.join(MODES)}")
         if self.profile not in PROFILES:
-            raise BadRequest(f"eject profile must be one of {', '.join(PROFILES)}")
+            raise InvalidInput(f"eject profile must be one of {', '.join(PROFILES)}")
         try:
             self.rules  # noqa: B018 - validates the game and options
         except EngineError as error:
-            raise BadRequest(str(error)) from None
-        if self.rules.format == "rotation_8p" and self.mode == "tracked":
-            raise BadRequest("rotation_8p needs two tables: keep its score here (mode score_only)")
+            raise InvalidInput(str(error)) from None
+        if self.rules.format in SCORE_ONLY_FORMATS and self.mode == "tracked":
+            raise InvalidInput(
+                f"{self.rules.format} needs two tables: keep its score here (mode score_only)"
+            )
 
     @property
     def rules(self) -> Rules:
@@ -82,22 +86,24 @@ class TableSetup:
     @classmethod
     def from_dict(cls, data: object) -> TableSetup:
         if not isinstance(data, dict):
-            raise BadRequest("the table setup must be a JSON object")
+            raise InvalidInput("the table setup must be a JSON object")
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known - {"type"}
         if unknown:
-            raise BadRequest(f"the table setup has no field {sorted(unknown)[0]!r}")
+            raise InvalidInput(f"the table setup has no field {sorted(unknown)[0]!r}")
         players = data.get("players")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise BadRequest("players must be a list of names")
+            raise InvalidInput("players must be a list of names")
         options = data.get("options", {})
         if not isinstance(options, dict):
-            raise BadRequest("options must be an object of option ids and values")
+            raise InvalidInput("options must be an object of option ids and values")
         values = {k: v for k, v in data.items() if k in known and k not in ("players", "options")}
         for key, value in values.items():
             expected = int if key in ("first_dealer", "seed") else str
             if not isinstance(value, expected) or isinstance(value, bool):
-                raise BadRequest(f"{key} must be {'a whole number' if expected is int else 'text'}")
+                raise InvalidInput(
+                    f"{key} must be {'a whole number' if expected is int else 'text'}"
+                )
         return cls(players=tuple(p.strip() for p in players), options=options, **values)
 
     def to_dict(self) -> dict[str, Any]:
@@ -122,14 +128,14 @@ class TableSession:
                 first_dealer=setup.first_dealer,
             )
         except EngineError as error:
-            raise BadRequest(str(error)) from None
+            raise InvalidInput(str(error)) from None
 
     @property
     def game(self) -> Game | None:
         return self.match.game
 
     def apply(self, command: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """Apply one command; return its events. Refusals raise BadRequest (malformed) or
+        """Apply one command; return its events. Refusals raise InvalidInput (malformed) or
         IllegalAction (not allowed now) and change nothing."""
         kind = command.get("type")
         if kind == "deal":
@@ -140,7 +146,7 @@ class TableSession:
             return self._round(command)
         if kind == "reload":
             return self._reload()
-        raise BadRequest(f"unknown command {kind!r}")
+        raise InvalidInput(f"unknown command {kind!r}")
 
     def act(self, action: Action) -> list[dict[str, Any]]:
         if self.setup.mode != "tracked":
@@ -292,12 +298,12 @@ def _round_fields(command: Mapping[str, Any], players: int) -> tuple[int, list[i
     winner, points = command.get("winner"), command.get("points")
     cards = command.get("cards") or [0] * players
     if not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < players:
-        raise BadRequest(f"winner must be a seat from 0 to {players - 1}")
+        raise InvalidInput(f"winner must be a seat from 0 to {players - 1}")
     for name, values in (("points", points), ("cards", cards)):
         if not isinstance(values, list) or len(values) != players:
-            raise BadRequest(f"{name} needs one whole number per player")
+            raise InvalidInput(f"{name} needs one whole number per player")
         if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
-            raise BadRequest(f"{name} must be whole numbers, 0 or more")
+            raise InvalidInput(f"{name} must be whole numbers, 0 or more")
     if points[winner] or cards[winner]:  # type: ignore[index]
-        raise BadRequest("the winner went out and holds no cards")
+        raise InvalidInput("the winner went out and holds no cards")
     return winner, points, cards  # type: ignore[return-value]

@@ -14,11 +14,11 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from controller.cli.run import StatusReporter
 from controller.config import Config
 from controller.launcher import Launcher, ScriptedPolicy, open_launcher
 from controller.launcher.sim import SimOptions
 from controller.preset_store import LIMIT, presets, save_preset
-from controller.run_cli import StatusReporter
 from controller.sdnotify import Notifier
 from controller.store import Store
 from controller.table.service import TableService

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.cli.tune import ProgressBar
 from controller.launcher.policy import PROFILES, load_profile
-from controller.tune_cli import ProgressBar
 from controller.tuning import Target, candidates
 
 QUICK = ["--games", "20", "--seed", "4"]

@@ -18,7 +18,7 @@ EXPECTED = [
     "etc/uno-attack/config.toml",
     "opt/uno-attack/app/pyproject.toml",
     "opt/uno-attack/app/hardware/hbridge.toml",
-    "opt/uno-attack/app/controller/cli.py",
+    "opt/uno-attack/app/controller/cli/__init__.py",
     "boot/firmware/config.txt",  # dtparam=strict_gpiod: released GPIO outputs revert
 ]
 

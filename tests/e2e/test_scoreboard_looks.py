@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.launcher.policy import ScriptedPolicy
-from controller.run_cli import lan_addresses
+from web_ui.addresses import lan_addresses
 
 from .conftest import PHONE, TABLET, Table, _table, open_house_rules, wait_until
 

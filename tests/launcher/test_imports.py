@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 PROBE = """
 import sys
-import controller.launcher, controller.launcher.cli, controller.launcher.selftest
+import controller.launcher, controller.cli.launcher, controller.launcher.selftest
 import controller.launcher.calibrate, controller.launcher.safeoff, controller.launcher.lifecycle
 import tests.hil.jig, tests.hil.conftest
 launcher = controller.launcher.open_launcher("hbridge", backend="sim")

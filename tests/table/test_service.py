@@ -7,7 +7,7 @@ import pytest
 
 from controller.engine import IllegalAction
 from controller.store import Store
-from controller.table.codec import BadRequest
+from controller.table.codec import InvalidInput
 from controller.table.service import TableService
 
 from .conftest import SETUP, act, started
@@ -33,9 +33,9 @@ def test_refused_commands_change_nothing(service: TableService, store: Store) ->
     before, state = len(store.records("main")), service.snapshot()
     with pytest.raises(IllegalAction, match="P0's turn"):
         act(service, {"type": "Play", "seat": 2, "card": "R7"})
-    with pytest.raises(BadRequest, match="not a card"):
+    with pytest.raises(InvalidInput, match="not a card"):
         act(service, {"type": "Play", "seat": 0, "card": "R77"})
-    with pytest.raises(BadRequest, match="2 to 10 players"):
+    with pytest.raises(InvalidInput, match="2 to 10 players"):
         service.submit({"type": "setup", "setup": SETUP | {"players": ["Solo"]}})
     assert len(store.records("main")) == before and service.snapshot() == state
 
@@ -56,7 +56,7 @@ def test_a_format_that_does_not_fit_the_players_is_bad_input(
     reason: str,
 ) -> None:
     setup = SETUP | {"players": players, "game": "classic", "options": options, "first_dealer": 0}
-    with pytest.raises(BadRequest, match=reason):
+    with pytest.raises(InvalidInput, match=reason):
         service.submit({"type": "setup", "setup": setup})
     assert store.records("main") == []
     assert "table job failed" not in caplog.text  # a refusal, not a failure of the service
@@ -107,7 +107,7 @@ def test_restart_rebuilds_the_same_table(store: Store) -> None:
 def test_commands_before_setup_are_refused(service: TableService) -> None:
     with pytest.raises(IllegalAction, match="set up the table first"):
         service.submit({"type": "deal"})
-    with pytest.raises(BadRequest, match="unknown command"):
+    with pytest.raises(InvalidInput, match="unknown command"):
         started(service).submit({"type": "dance"})
 
 
@@ -118,7 +118,7 @@ def test_score_only_table_takes_round_results(service: TableService) -> None:
     assert service.snapshot()["totals"] == [0, 55, 0, 0]
     with pytest.raises(IllegalAction, match="only keeps score"):
         service.submit({"type": "deal"})
-    with pytest.raises(BadRequest, match="went out"):
+    with pytest.raises(InvalidInput, match="went out"):
         service.submit({"type": "round", "winner": 1, "points": [40, 5, 12, 3]})
 
 

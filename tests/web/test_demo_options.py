@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from controller.cli import main
+from controller.cli.run import demo_banner
 from controller.config import Config, ServiceConfig
-from controller.run_cli import demo_banner, urls
+from web_ui.addresses import urls
 
 
 @pytest.mark.parametrize(

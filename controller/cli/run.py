@@ -11,7 +11,6 @@ import argparse
 import logging
 import secrets
 import signal
-import socket
 import sys
 import time
 from dataclasses import replace
@@ -29,6 +28,7 @@ from controller.stops import last_stop
 from controller.store import FILE_NAME, Store, StoreError
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
+from web_ui.addresses import urls
 
 log = logging.getLogger("uno-attack")
 
@@ -75,7 +75,7 @@ def _serve(config: Config, demo_table: bool, speed: float) -> int:
         from web_ui.app import create_app
         from web_ui.server import create_server
 
-        app = create_app(service, config, secret_key=_secret(service.store), demo=demo)
+        app = create_app(service, config, secret_key=_secret(service), demo=demo)
         server = create_server(
             app, host=config.service.host, port=config.service.port, threads=config.service.threads
         )
@@ -248,12 +248,13 @@ def _launcher_args(config: Config, speed: float) -> dict[str, Any]:
 # --- end of the faster demo ---
 
 
-def _secret(store: Store) -> str:
-    """The key that signs session cookies, kept in the store so tablets stay unlocked."""
-    key = store.setting("secret_key")
+def _secret(table: TableService) -> str:
+    """The key that signs session cookies, kept in the table's settings so tablets stay
+    unlocked."""
+    key = table.setting("secret_key")
     if key is None:
         key = secrets.token_hex(32)
-        store.set_setting("secret_key", key)
+        table.set_setting("secret_key", key)
     return key
 
 
@@ -261,32 +262,3 @@ def _exit_on_sigterm(signum: int, _frame: object) -> None:
     """SIGTERM stops the server's loop like Ctrl-C does; the service then shuts down in order."""
     log.info("signal %d: stopping", signum)
     raise SystemExit(0)
-
-
-def urls(config: Config) -> list[str]:
-    """Where tablets find the scoreboard: first the address that works on this machine, then
-    the LAN addresses, then the host's .local name when this machine can resolve it."""
-    host, port = config.service.host, config.service.port
-    if host not in ("0.0.0.0", "::", ""):
-        return [f"http://{host}:{port}/"]
-    names = ["localhost", *lan_addresses(), *_resolvable(f"{socket.gethostname()}.local")]
-    return [f"http://{name}:{port}/" for name in dict.fromkeys(names)]
-
-
-def _resolvable(name: str) -> list[str]:
-    try:
-        socket.getaddrinfo(name, None)
-    except (OSError, UnicodeError):
-        return []
-    return [name]
-
-
-def lan_addresses() -> list[str]:
-    try:
-        probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        probe.connect(("192.0.2.1", 9))  # no packet is sent: this only picks the LAN address
-        address = str(probe.getsockname()[0])
-        probe.close()
-        return [address] if not address.startswith("127.") else []
-    except OSError:
-        return []

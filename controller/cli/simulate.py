@@ -8,7 +8,7 @@ import json
 import random
 from typing import Any
 
-from controller.cli import UsageError
+from controller.cli import UsageError, add_renamed
 from controller.engine import EngineError, GameKind, Rules, deal
 from controller.engine.autoplay import play_out
 from controller.engine.match import choose_dealer
@@ -36,7 +36,13 @@ def register(commands: Any) -> None:
     parser.add_argument("--players", type=int, default=4, help="2 to 10 (default 4)")
     parser.add_argument("--games", type=int, default=1000, help="deals to play (default 1000)")
     parser.add_argument("--seed", type=int, default=1, help="same seed, same games (default 1)")
-    parser.add_argument("--profile", default="toy", help="eject profile name or .toml file")
+    add_renamed(
+        parser,
+        "--eject-profile",
+        "--profile",
+        default="toy",
+        help="eject profile name or .toml file",
+    )
     parser.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
     parser.add_argument(
         "--format",
@@ -100,7 +106,7 @@ def check_games(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_players(args)
-    rules, profile = rules_from(args), profile_from(args.profile)
+    rules, profile = rules_from(args), profile_from(args.eject_profile)
     check_games(args)
     pace = pace_from(args)
     try:

@@ -1,9 +1,10 @@
 """Launcher subcommands: ``selftest``, ``calibrate``, ``safe-off`` and ``press``.
 
-Every command takes ``--profile`` (a shipped pin profile name such as ``hbridge``, or a path;
-default ``$UNO_ATTACK_PROFILE`` or ``hbridge``). Commands that open the launcher take
-``--backend auto|gpio|sim``: ``auto`` is real pins on a Raspberry Pi and the simulator anywhere
-else. Bad arguments print a message and exit 2; a failed check exits 1.
+Every command takes ``--pin-profile`` (a shipped pin profile name such as ``hbridge``, or a
+path; default ``$UNO_ATTACK_PIN_PROFILE`` or ``hbridge``); ``--profile`` is its older spelling.
+Commands that open the launcher take ``--backend auto|gpio|sim``: ``auto`` is real pins on a
+Raspberry Pi and the simulator anywhere else. Bad arguments print a message and exit 2; a
+failed check exits 1.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any, TextIO
 
-from controller.cli import UsageError
+from controller.cli import UsageError, add_renamed
 from controller.launcher.calibrate import CalibrationFailed, calibrate
 from controller.launcher.errors import BackendUnavailable, PinProfileError
 from controller.launcher.factory import BACKENDS, resolve_backend, sim_pin_factory
@@ -45,9 +46,11 @@ def register(commands: Any) -> None:
 
 
 def _profile_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
+    add_renamed(
+        parser,
+        "--pin-profile",
         "--profile",
-        default=os.environ.get("UNO_ATTACK_PROFILE", "hbridge"),
+        default=os.environ.get("UNO_ATTACK_PIN_PROFILE", "hbridge"),
         help="pin profile: a name in hardware/ (hbridge, mosfet, phase-enable) or a .toml path",
     )
 
@@ -70,7 +73,7 @@ def _load(profile: str) -> PinProfile:
 
 def _open(args: argparse.Namespace, sim: SimOptions | None = None) -> Launcher:
     try:  # real motor lines get a guard process that turns them off if this process dies
-        return open_guarded(_load(args.profile), backend=args.backend, sim=sim)
+        return open_guarded(_load(args.pin_profile), backend=args.backend, sim=sim)
     except BackendUnavailable as error:
         raise UsageError(str(error)) from None
 
@@ -142,7 +145,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print("\n" + text, end="")
     else:
         args.write.write_text(text, encoding="utf-8")
-        print(f"wrote {args.write}: use it with --profile {args.write}")
+        print(f"wrote {args.write}: use it with --pin-profile {args.write}")
     return 0
 
 
@@ -192,7 +195,7 @@ def cmd_safe_off(args: argparse.Namespace) -> int:
         backend = _configured_backend(args.config)
     if backend == "serial" and not args.mock:
         return _safe_off_board()
-    profile = _load(_configured_profile(args.config) if args.config else args.profile)
+    profile = _load(_configured_profile(args.config) if args.config else args.pin_profile)
     mock = args.mock or resolve_backend(backend) in ("sim", "fake-serial")
     factory = sim_pin_factory() if mock else _gpio_factory()
     try:
@@ -281,7 +284,13 @@ def _press_parser(commands: Any) -> None:
         "press", help="press the UNO button on the simulated launcher and show what happens"
     )
     _profile_option(parser)
-    parser.add_argument("--policy", default="toy", help="eject profile: a name or a .toml path")
+    add_renamed(
+        parser,
+        "--eject-profile",
+        "--policy",
+        default="toy",
+        help="eject profile: a name or a .toml path",
+    )
     parser.add_argument("--seed", type=int, default=None, help="seed for the eject policy")
     parser.add_argument("--script", help="comma-separated cards per press instead of a policy")
     parser.add_argument("--presses", type=int, default=1, help="how many presses (1-1000)")
@@ -303,7 +312,7 @@ def _press_policy(args: argparse.Namespace) -> Policy:
         except ValueError:
             raise UsageError("--script must be comma-separated whole numbers >= 0") from None
     try:
-        profile = load_eject_profile(args.policy)
+        profile = load_eject_profile(args.eject_profile)
     except ProfileError as error:
         raise UsageError(str(error)) from None
     return EjectPolicy(profile, random.Random(args.seed))
@@ -327,7 +336,7 @@ def _press_options(args: argparse.Namespace) -> SimOptions:
 def cmd_press(args: argparse.Namespace) -> int:
     policy = _press_policy(args)
     options = _press_options(args)
-    launcher = open_guarded(_load(args.profile), backend="sim", sim=options)
+    launcher = open_guarded(_load(args.pin_profile), backend="sim", sim=options)
     machine = launcher.simulator
     if args.motor_log is not None:
         _log_motor(machine, args.motor_log)

@@ -1,5 +1,5 @@
 """`uno-attack tune`: search an eject profile's parameters for a target deal length (and a bound
-on droughts) by simulation, and write the profile as TOML for `--profile` and the table."""
+on droughts) by simulation, and write the profile as TOML for `--eject-profile` and the table."""
 
 from __future__ import annotations
 
@@ -12,15 +12,15 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.cli import UsageError
-from controller.engine import EngineError, GameKind
-from controller.launcher.policy import Profile, ProfileError, profile_from_toml
-from controller.sim_cli import (
+from controller.cli.simulate import (
     add_pace_arguments,
     check_players,
     pace_from,
     profile_from,
     rules_from,
 )
+from controller.engine import EngineError, GameKind
+from controller.launcher.policy import Profile, ProfileError, profile_from_toml
 from controller.simulation import BOTS, simulate
 from controller.tuning import Target, Trial, candidates, profile_toml, search
 
@@ -41,7 +41,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--out", required=True, help="the .toml file to write")
     parser.add_argument("--force", action="store_true", help="overwrite --out if it exists")
     parser.add_argument("--players", type=int, default=4, help="2 to 10 (default 4)")
-    parser.add_argument("--base", default="toy", help="profile to start from (name or .toml)")
+    parser.add_argument("--base", default="toy", help="eject profile to start from (name or .toml)")
     parser.add_argument("--games", type=int, default=200, help="deals per candidate (default 200)")
     parser.add_argument("--seed", type=int, default=1, help="same seed, same search (default 1)")
     parser.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         print("no candidate met the target: nothing written", file=sys.stderr)
         return 1
     _write(out, profile_toml(_named(best, out), _comment(args, target, best)))
-    print(f"wrote {out}: use it with --profile {out}")
+    print(f"wrote {out}: use it with --eject-profile {out}")
     return 0
 
 

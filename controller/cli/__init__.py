@@ -1,7 +1,9 @@
-"""The `uno-attack` command line: one console script with subcommands.
+"""The `uno-attack` command line: one console script with subcommands, one package.
 
-Each area of the product registers its own subcommands from a small module listed in
-`COMMAND_MODULES`; this file only wires them together and maps errors to exit codes.
+Each command group is a module of this package listed in `COMMAND_MODULES` with a
+``register(commands)`` function; this file only wires them together and maps errors to exit
+codes. The command modules may import any layer (engine, launcher, table, web); no layer
+imports them.
 """
 
 from __future__ import annotations
@@ -10,19 +12,27 @@ import argparse
 import importlib
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 COMMAND_MODULES = (
-    "controller.sim_cli",
-    "controller.tune_cli",
-    "controller.rules_cli",
-    "controller.launcher.cli",
-    "controller.run_cli",
-    "controller.db_cli",
+    "controller.cli.simulate",
+    "controller.cli.tune",
+    "controller.cli.rules",
+    "controller.cli.launcher",
+    "controller.cli.run",
+    "controller.cli.db",
 )
 
 
 class UsageError(Exception):
     """A bad argument or input the user can fix: printed without a traceback, exit code 2."""
+
+
+def add_renamed(parser: argparse.ArgumentParser, flag: str, old: str, **kwargs: Any) -> None:
+    """Add `flag`, and `old` as a hidden spelling of it: a flag the README once documented
+    under that name keeps working, while help and docs show one name per idea."""
+    action = parser.add_argument(flag, **kwargs)
+    parser.add_argument(old, dest=action.dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,9 +60,3 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # the output went to a pager or `head` that stopped reading
         sys.stderr.close()
         return 0
-
-
-if __name__ == "__main__":  # `python -m controller.cli`: the importable module's main, so that
-    from controller.cli import main as imported_main  # its UsageError is the one raised
-
-    sys.exit(imported_main())

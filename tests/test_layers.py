@@ -1,0 +1,183 @@
+"""The layers import one way: `engine` <- `table` <- `web_ui`, `launcher` <- `table`, and the
+`uno-attack` command (`controller.cli`) on top of them all.
+
+Checked by parsing every import of every module, the ones made only for type checking or
+inside a function included, so a layer that reaches up or sideways fails here. The engine's own
+rule (standard library only) is `tests/engine/test_purity.py`, which reads absolute imports;
+here the engine's relative imports are held to it too. The order of the engine's own modules
+is `tests/engine/test_layers.py`.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+GPIO_LIBRARIES = ("gpiozero", "serial", "RPi", "lgpio", "pigpio")
+
+ALLOWED: dict[str, tuple[str, ...]] = {
+    # package: the project modules it may import (its own package always)
+    "controller.sections": (),
+    "controller.launcher": ("controller.sections",),
+    "controller.store": (),
+    "controller.table": ("controller.engine", "controller.launcher", "controller.store"),
+    "web_ui": (
+        "controller.engine",
+        "controller.table",
+        "controller.store",
+        "controller.sections",
+        "controller.config",
+        "controller.preset_store",
+    ),
+}
+"""Who may import whom, for the layers the design names. A module not listed here may import
+any layer below the command line (the simulation tools, the configuration)."""
+
+FORBIDDEN: dict[str, tuple[str, ...]] = {
+    "web_ui": GPIO_LIBRARIES,  # the scoreboard never touches the hardware, not even by accident
+    "controller.engine": ("controller", "web_ui"),
+}
+"""Outside libraries (or project packages) a layer may not import at all."""
+
+TABLE_DOORS_ONLY = ("store", "hub", "launcher", "simulator")
+"""Attributes the web layer may not read: the table tells what it has, through its methods."""
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _resolve(module: str, node: ast.ImportFrom, is_package: bool) -> list[str]:
+    """The absolute module an import statement names (`from .. import x` names `pkg.x`)."""
+    if node.level == 0:
+        return [node.module or ""]
+    parts = module.split(".")
+    keep = len(parts) - node.level + (1 if is_package else 0)
+    base = ".".join(parts[:keep])
+    if node.module:
+        return [f"{base}.{node.module}"]
+    return [f"{base}.{alias.name}" for alias in node.names]
+
+
+def imports(path: Path) -> set[str]:
+    """Every module name `path` imports, absolute, wherever in the file the import stands."""
+    module, found = _module_name(path), set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            found.update(_resolve(module, node, path.name == "__init__.py"))
+    return found
+
+
+def _within(name: str, package: str) -> bool:
+    return name == package or name.startswith(package + ".")
+
+
+def _layer(module: str) -> str | None:
+    matches = [p for p in (*ALLOWED, *FORBIDDEN) if _within(module, p)]
+    return max(matches, key=len) if matches else None
+
+
+def _in_any(name: str, packages: tuple[str, ...]) -> bool:
+    return any(_within(name, package) for package in packages)
+
+
+def _project(name: str) -> bool:
+    return _within(name, "controller") or _within(name, "web_ui")
+
+
+def violations(path: Path) -> list[str]:
+    """What `path` imports that its layer may not."""
+    module = _module_name(path)
+    return [line for name in sorted(imports(path)) if (line := _violation(module, name))]
+
+
+def _violation(module: str, name: str) -> str | None:
+    layer = _layer(module)
+    if layer is not None and _within(name, layer):
+        return None
+    if _within(name, "controller.cli") and not _within(module, "controller.cli"):
+        return f"{module} imports {name}: only the command line imports it"
+    if _within(name, "web_ui") and not _within(module, "controller.cli"):
+        return f"{module} imports {name}: only the command line starts the web layer"
+    if layer in FORBIDDEN and _in_any(name, FORBIDDEN[layer]):
+        return f"{module} imports {name}"
+    if layer in ALLOWED and _project(name) and not _in_any(name, ALLOWED[layer]):
+        return f"{module} imports {name}"
+    return None
+
+
+def _sources() -> list[Path]:
+    return sorted(path for top in ("controller", "web_ui") for path in (ROOT / top).rglob("*.py"))
+
+
+def test_layers_import_only_downward() -> None:
+    found = [line for path in _sources() for line in violations(path)]
+    assert found == []
+
+
+def test_layers_web_reads_no_table_internals() -> None:
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno} reads .{node.attr}"
+        for path in sorted((ROOT / "web_ui").rglob("*.py"))
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr in TABLE_DOORS_ONLY
+    ]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("where", "source", "expected"),
+    [
+        (
+            "controller/launcher/x.py",
+            "def f():\n    from controller.config import load_config\n",
+            ["controller.launcher.x imports controller.config"],
+        ),
+        (
+            "controller/launcher/x.py",
+            "if TYPE_CHECKING:\n    from ..table import service\n",
+            ["controller.launcher.x imports controller.table"],
+        ),
+        ("controller/launcher/x.py", "from .sim import SimOptions\n", []),
+        ("web_ui/x.py", "import gpiozero\n", ["web_ui.x imports gpiozero"]),
+        (
+            "web_ui/x.py",
+            "from controller.launcher.policy import PROFILES\n",
+            ["web_ui.x imports controller.launcher.policy"],
+        ),
+        (
+            "controller/table/x.py",
+            "import web_ui.app\n",
+            ["controller.table.x imports web_ui.app: only the command line starts the web layer"],
+        ),
+        (
+            "web_ui/x.py",
+            "from controller.cli.run import urls\n",
+            ["web_ui.x imports controller.cli.run: only the command line imports it"],
+        ),
+        (
+            "controller/engine/x.py",
+            "from ..store import Store\n",
+            ["controller.engine.x imports controller.store"],
+        ),
+        ("controller/cli/x.py", "from web_ui.app import create_app\n", []),
+    ],
+)  # fmt: skip
+def test_layers_check_sees_a_reach_up_or_sideways(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, source: str, expected: list[str]
+) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    path = tmp_path / where
+    path.parent.mkdir(parents=True)
+    path.write_text(source)
+    assert violations(path) == expected
