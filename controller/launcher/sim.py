@@ -323,10 +323,6 @@ class SimulatedLauncher:
                 self._set_beam(False, self._clock())
         self._wake.set()
 
-    def set_noise(self, per_second: float) -> None:
-        """Beam spikes per (scaled) second while the motor runs."""
-        self.set_options(noise_per_second=per_second)
-
     def set_options(self, **changes: Any) -> None:
         """Change knobs while running (noise rates, doubles, ...)."""
         with self._lock:
