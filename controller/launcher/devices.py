@@ -135,21 +135,32 @@ def check_pwm_frequency(config: MotorPins, pin_factory: Any) -> None:
         )
 
 
-def _build_motor(config: MotorPins, pin_factory: Any) -> Any:
-    if config.driver == "hbridge":
-        return Motor(
-            config.forward,
-            config.backward,
-            enable=config.enable,
-            pwm=config.pwm,
-            pin_factory=pin_factory,
-        )
-    if config.driver == "phase_enable":
-        return PhaseEnableMotor(
-            config.phase, config.enable, pwm=config.pwm, pin_factory=pin_factory
-        )
+def _hbridge(config: MotorPins, pin_factory: Any) -> Any:
+    return Motor(
+        config.forward, config.backward, enable=config.enable, pwm=config.pwm,
+        pin_factory=pin_factory,
+    )  # fmt: skip
+
+
+def _phase_enable(config: MotorPins, pin_factory: Any) -> Any:
+    return PhaseEnableMotor(config.phase, config.enable, pwm=config.pwm, pin_factory=pin_factory)
+
+
+def _mosfet(config: MotorPins, pin_factory: Any) -> Any:
     gate = PWMOutputDevice if config.pwm else DigitalOutputDevice
     return gate(config.pin, pin_factory=pin_factory)
+
+
+# gpiozero's device for each kind in `drivers.DRIVERS` (its lines and levels are declared there)
+_DEVICES: dict[str, Callable[[MotorPins, Any], Any]] = {
+    "hbridge": _hbridge,
+    "phase_enable": _phase_enable,
+    "mosfet": _mosfet,
+}
+
+
+def _build_motor(config: MotorPins, pin_factory: Any) -> Any:
+    return _DEVICES[config.driver](config, pin_factory)
 
 
 def _pwm_children(device: Any) -> list[PWMOutputDevice]:
