@@ -1,7 +1,8 @@
 """The feed motor behind its driver chip, on PWM outputs the caller builds.
 
-Drivers (as in the Pi's pin profiles): ``hbridge`` (DRV8833 / TB6612: a PWM line per direction
-and an optional enable line), ``phase_enable`` (DRV8838: PWM on ENABLE, direction on PHASE) and
+Drivers, as the host's table declares them (controller/launcher/drivers.py; tests/firmware
+checks this module agrees): ``hbridge`` (DRV8833 / TB6612: a PWM line per direction and an
+optional enable line), ``phase_enable`` (DRV8838: PWM on ENABLE, direction on PHASE) and
 ``mosfet`` (one PWM gate; no reverse, so no retract). Speeds are per mille (0-1000): the board
 avoids floats in its control loop. `off()` drives every line low, the state the pull-down
 resistors also hold when the board is reset or unpowered.

@@ -39,7 +39,6 @@ def create_app(
         # that started earlier (the page's own fetches) could put back an older session, such as
         # the language the tablet just switched away from.
         SESSION_REFRESH_EACH_REQUEST=False,
-        JSON_SORT_KEYS=False,
     )
     limits.install(app)
     app.extensions["table"] = table

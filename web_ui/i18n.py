@@ -591,16 +591,6 @@ def t(key: str, language: str) -> str:
     return WORDS.get(language, WORDS["en"]).get(key, WORDS["en"].get(key, key))
 
 
-def card_name(text: str, language: str) -> str:
-    """`RH2` → "Red Hit 2" / "红 罚按牌"; numbers keep their digit."""
-    colour, face = (text[0], text[1:]) if text[:1] in "RYGB" and len(text) > 1 else ("", text)
-    names = CARD_NAMES.get(language, CARD_NAMES["en"])
-    colours = COLOUR_NAMES.get(language, COLOUR_NAMES["en"])
-    parts = [colours[colour]] if colour else []
-    parts.append(names.get(face, face))
-    return " ".join(parts)
-
-
 def bundle(language: str) -> dict[str, Any]:
     """The tables a page's script needs."""
     return {

@@ -1,5 +1,5 @@
 """Playing deals out with bots, in full mode: the loop behind `uno-attack simulate`, the
-benchmarks and the property tests. The launcher's output is injected (`PressOutcome`), so the
+benchmarks and the property tests. The launcher's output is injected (`CardsPerPress`), so the
 engine still never decides how many cards a press gives."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from .legal_actions import jump_ins
 from .notation import event_text
 from .state import Phase
 
-PressOutcome = Callable[[Game], int]
+CardsPerPress = Callable[[Game], int]
 """How many cards the next press gives, asked with the game as it stands."""
 
 
@@ -49,7 +49,7 @@ class DealStats:
 def play_out(
     game: Game,
     bots: Sequence[Bot],
-    press: PressOutcome,
+    press: CardsPerPress,
     *,
     max_steps: int = 100_000,
     record: bool = False,

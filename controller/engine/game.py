@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
 from . import claims, drawing, legal_actions, play, scoring, start
 from .actions import (
@@ -38,8 +38,8 @@ from .errors import IllegalAction
 from .events import Event
 from .state import DealState, Phase, duty_text
 
-if TYPE_CHECKING:
-    Handler = Callable[[DealState, Action, list[Event]], None]
+A = TypeVar("A", bound=Action)
+Handler = Callable[[DealState, A, list[Event]], None]
 
 
 class Game(DealState):
@@ -128,20 +128,28 @@ def apply(game: Game, action: Action) -> tuple[Game, list[Event]]:
     return new, events
 
 
-_HANDLERS: dict[type, Handler] = {  # every action type, and the handler that applies it
-    Play: play.push_play,  # type: ignore[dict-item]
-    Draw: drawing.push_draw,  # type: ignore[dict-item]
-    Pass: drawing.push_pass,  # type: ignore[dict-item]
-    Press: drawing.push_press,  # type: ignore[dict-item]
-    Accept: drawing.push_accept,  # type: ignore[dict-item]
-    Challenge: drawing.push_challenge,  # type: ignore[dict-item]
-    ChooseColour: start.push_choose_colour,  # type: ignore[dict-item]
-    CallUno: claims.push_call_uno,  # type: ignore[dict-item]
-    Catch: claims.push_catch,  # type: ignore[dict-item]
-    Suggest: claims.push_suggest,  # type: ignore[dict-item]
-    TurnUp: start.push_turn_up,  # type: ignore[dict-item]
-    EnterHand: scoring.push_enter_hand,  # type: ignore[dict-item]
-    Correct: claims.push_correct,  # type: ignore[dict-item]
-}
+def _handles(kind: type[A], handler: Handler[A]) -> tuple[type, Callable[..., None]]:
+    """One entry of the table, checked: the handler takes the very action type it is listed
+    for (`push` finds it by `type(action)`, so it only ever gets that type)."""
+    return kind, handler
+
+
+_HANDLERS: dict[type, Callable[..., None]] = dict(  # every action type, its handler
+    [
+        _handles(Play, play.push_play),
+        _handles(Draw, drawing.push_draw),
+        _handles(Pass, drawing.push_pass),
+        _handles(Press, drawing.push_press),
+        _handles(Accept, drawing.push_accept),
+        _handles(Challenge, drawing.push_challenge),
+        _handles(ChooseColour, start.push_choose_colour),
+        _handles(CallUno, claims.push_call_uno),
+        _handles(Catch, claims.push_catch),
+        _handles(Suggest, claims.push_suggest),
+        _handles(TurnUp, start.push_turn_up),
+        _handles(EnterHand, scoring.push_enter_hand),
+        _handles(Correct, claims.push_correct),
+    ]
+)
 
 __all__ = ["Game", "apply", "duty_text"]

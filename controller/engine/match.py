@@ -135,10 +135,17 @@ class Match:
             raise IllegalAction("the current deal is still being played")
         seating = self.seating or self.format.seating(self)
         record = DealRecord(
-            len(self.deals) + 1, seating.dealer if dealer is None else dealer, winner,
-            tuple(points), tuple(cards_left), (), seating.players, loser, order,
-            seating.table, seating.round,
-        )  # fmt: skip
+            number=len(self.deals) + 1,
+            dealer=seating.dealer if dealer is None else dealer,
+            winner=winner,
+            points=tuple(points),
+            cards_left=tuple(cards_left),
+            seating=seating.players,
+            loser=loser,
+            order=order,
+            table=seating.table,
+            round=seating.round,
+        )
         deltas = self.format.deltas(self, record)
         record = dataclasses.replace(record, deltas=deltas)
         self.deals.append(record)

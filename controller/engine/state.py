@@ -63,8 +63,9 @@ class Duty:
 
     def copy(self) -> Duty:
         return Duty(
-            self.kind, self.seat, self.count, self.why, self.source, self.challengeable,
-            self.legal, self.share, self.stackable,
+            kind=self.kind, seat=self.seat, count=self.count, why=self.why, source=self.source,
+            challengeable=self.challengeable, legal=self.legal, share=self.share,
+            stackable=self.stackable,
         )  # fmt: skip
 
 

@@ -30,6 +30,7 @@ from gpiozero import (
 )
 from gpiozero.exc import GPIOZeroError
 
+from controller.launcher.drivers import DRIVERS, levels
 from controller.launcher.errors import PinProfileError
 from controller.launcher.pins import LGPIO_MAX_PWM_HZ, MotorPins, PinProfile
 
@@ -54,6 +55,7 @@ class FeedMotor:
         for child in _pwm_children(self._device):
             child.frequency = config.pwm_frequency
         self._single = isinstance(self._device, DigitalOutputDevice | PWMOutputDevice)
+        self._lines = _line_devices(self._device)
         self._closed = False
 
     @property
@@ -82,12 +84,11 @@ class FeedMotor:
         enable low); a MOSFET build can only let it coast."""
         if self._closed:
             return
-        if isinstance(self._device, Motor):
-            self._device.stop()
-            self._device.forward_device.on()
-            self._device.backward_device.on()
-        else:
-            self.stop()
+        self.stop()
+        for role, level in levels(DRIVERS[self.config.driver].brake, 0.0).items():
+            line = self._lines.get(role)
+            if line is not None and line.value != level:
+                line.value = level
 
     def _duty(self, speed: float) -> float:
         speed = min(_clamp(speed), self.config.max_duty)
@@ -135,21 +136,48 @@ def check_pwm_frequency(config: MotorPins, pin_factory: Any) -> None:
         )
 
 
-def _build_motor(config: MotorPins, pin_factory: Any) -> Any:
-    if config.driver == "hbridge":
-        return Motor(
-            config.forward,
-            config.backward,
-            enable=config.enable,
-            pwm=config.pwm,
-            pin_factory=pin_factory,
-        )
-    if config.driver == "phase_enable":
-        return PhaseEnableMotor(
-            config.phase, config.enable, pwm=config.pwm, pin_factory=pin_factory
-        )
+def _hbridge(config: MotorPins, pin_factory: Any) -> Any:
+    return Motor(
+        config.forward, config.backward, enable=config.enable, pwm=config.pwm,
+        pin_factory=pin_factory,
+    )  # fmt: skip
+
+
+def _phase_enable(config: MotorPins, pin_factory: Any) -> Any:
+    return PhaseEnableMotor(config.phase, config.enable, pwm=config.pwm, pin_factory=pin_factory)
+
+
+def _mosfet(config: MotorPins, pin_factory: Any) -> Any:
     gate = PWMOutputDevice if config.pwm else DigitalOutputDevice
     return gate(config.pin, pin_factory=pin_factory)
+
+
+# gpiozero's device for each kind in `drivers.DRIVERS` (its lines and levels are declared there)
+_DEVICES: dict[str, Callable[[MotorPins, Any], Any]] = {
+    "hbridge": _hbridge,
+    "phase_enable": _phase_enable,
+    "mosfet": _mosfet,
+}
+
+
+def _build_motor(config: MotorPins, pin_factory: Any) -> Any:
+    return _DEVICES[config.driver](config, pin_factory)
+
+
+_ROLE_DEVICES = {  # a gpiozero motor's output device for each line role
+    "forward": "forward_device",
+    "backward": "backward_device",
+    "enable": "enable_device",
+    "phase": "phase_device",
+}
+
+
+def _line_devices(device: Any) -> dict[str, Any]:
+    """The output device on each of the motor's lines, by role (`drivers.ROLES`)."""
+    if isinstance(device, DigitalOutputDevice | PWMOutputDevice):
+        return {"pin": device}
+    found = {role: getattr(device, name, None) for role, name in _ROLE_DEVICES.items()}
+    return {role: line for role, line in found.items() if line is not None}
 
 
 def _pwm_children(device: Any) -> list[PWMOutputDevice]:

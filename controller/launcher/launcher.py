@@ -11,6 +11,11 @@ Threads, and who owns what:
   they block until done and `stop()` or `close()` from any thread ends them at once.
 * the feedback worker plays lights and chimes.
 
+A launcher is this shared core composed with a `Drive`: how cards are fed. `PinDrive` runs the
+motor on this machine's pins (the closed-loop ejector); the board drive (controller/launcher/
+board/) asks a Pico over serial. The core owns everything else: the consumers, the statuses and
+faults, the press detector and its input thread, the run lock, the closers and the life cycle.
+
 The motor is off on every path out of a run, after `close()`, at interpreter exit (atexit) and,
 with the CLI's signal handler, on SIGTERM.
 """
@@ -25,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 from gpiozero.exc import GPIOZeroError
 
@@ -74,30 +79,53 @@ _CLOSE = ("close", 0.0, False)
 LOST_EDGE_S = 2.0  # a pin that disagrees with the edges this long lost an edge on the way
 
 
+class Drive(Protocol):
+    """How a launcher feeds cards, and the devices and lights it does it with."""
+
+    devices: LauncherDevices
+    feedback: Feedback
+    close_wait: float  # seconds `close()` waits for a run to end before shutting down
+
+    def press_detector(self, start: float) -> PressDetector:
+        """The press detector for this drive's button, starting at `start`."""
+        ...
+
+    def lid_open(self) -> bool:
+        """The lid as the launcher opens (a drive that learns it later says False)."""
+        ...
+
+    def feed(self, cards: int, speed: float | None) -> EjectResult:
+        """Feed exactly `cards` cards (the owner thread, holding the run lock)."""
+        ...
+
+    def stop(self, detail: str) -> None:
+        """End a running feed now (any thread)."""
+        ...
+
+    def button_level(self) -> bool | None:
+        """The button read from its own pin now; None when it is not a local pin."""
+        ...
+
+    def shut_down(self) -> None:
+        """Motor off, lights and devices closed (holding the run lock when it could be had)."""
+        ...
+
+
+DriveBuilder = Callable[["Launcher"], Drive]
+
+
 class Launcher:
-    """Motor, button, beam and indicators of one launcher build, on an injected pin factory."""
+    """A launcher the table service drives: on an injected pin factory (`PinDrive`), or with
+    the drive `drive` builds (given the launcher, for its hooks)."""
 
     def __init__(
-        self, profile: PinProfile, *, pin_factory: Any, clock: Clock = time.monotonic
+        self,
+        profile: PinProfile,
+        *,
+        pin_factory: Any = None,
+        clock: Clock = time.monotonic,
+        drive: DriveBuilder | None = None,
     ) -> None:
-        self._init_state(profile, clock)
-        self.devices = LauncherDevices(
-            profile,
-            pin_factory=pin_factory,
-            on_button=self._on_button,
-            on_beam=self._on_beam,
-            on_lid=self._on_lid,
-        )
-        try:
-            self._start(profile, clock)
-        except BaseException:
-            self.devices.close()
-            raise
-        atexit.register(self.close)
-
-    def _init_state(self, profile: PinProfile, clock: Clock) -> None:
-        """Consumers, status and fault bookkeeping: everything but the devices (a launcher
-        board over serial shares it, see controller/launcher/board/)."""
         self.profile = profile
         self._clock = clock
         self._inputs: queue.SimpleQueue[tuple[str, float, bool]] = queue.SimpleQueue()
@@ -108,28 +136,31 @@ class Launcher:
         self._abort = threading.Event()
         self._activity = LauncherStatus.READY
         self._fault: Fault | None = None
+        self._outage: Fault | None = None  # stands while a condition lasts (the link is down)
         self._lid_open = False
         self._published: tuple[LauncherStatus, Fault | None] | None = None
         self._closed = False
         self._closers: list[Callable[[], None]] = []
         self.simulator: Any = None  # set by open_launcher() when the hardware is simulated
-        self._ejector: Ejector | None = None
+        build = drive or (lambda launcher: PinDrive(launcher, pin_factory))
+        self.drive = build(self)
+        self.devices = self.drive.devices
+        self.feedback = self.drive.feedback
+        try:
+            self._lid_open = self.drive.lid_open()
+            self._detector = self.drive.press_detector(clock())
+            self._thread = threading.Thread(
+                target=self._input_loop, name="launcher-input", daemon=True
+            )
+            self._thread.start()
+        except BaseException:
+            self.drive.shut_down()
+            raise
+        atexit.register(self.close)
 
-    def _start(self, profile: PinProfile, clock: Clock) -> None:
-        self._ejector = Ejector(
-            self.devices.motor,
-            profile.ejector,
-            beam_blocked=lambda: self.devices.beam_blocked,
-            clock=clock,
-        )
-        self._ejector.one_card_ms_at_full = profile.one_card_ms(1.0)
-        self._lid_open = self.devices.lid_open
-        self.feedback = Feedback(self.devices)
-        self._detector = PressDetector(
-            profile.press, start=clock(), pressed=self.devices.button_pressed
-        )
-        self._thread = threading.Thread(target=self._input_loop, name="launcher-input", daemon=True)
-        self._thread.start()
+    @property
+    def clock(self) -> Clock:
+        return self._clock
 
     # --- context manager ---
 
@@ -175,6 +206,8 @@ class Launcher:
             return self._fault_locked()
 
     def _fault_locked(self) -> Fault | None:
+        if self._outage is not None and not self._closed:
+            return self._outage
         if self._fault is None and self._lid_open:
             return Fault("lid_open", "the lid is open")
         return self._fault
@@ -186,7 +219,14 @@ class Launcher:
         self.feedback.clear()
         self._publish()
 
-    def _latch(self, fault: Fault) -> None:
+    def set_outage(self, fault: Fault | None) -> None:
+        """A drive's standing condition (the board's link is down), or None when it is over."""
+        with self._state_lock:
+            self._outage = fault
+        self._publish()
+
+    def latch(self, fault: Fault) -> None:
+        """Refuse to eject until a person clears `fault` (a drive may latch one too)."""
         with self._state_lock:
             if self._fault is None:
                 self._fault = fault
@@ -237,20 +277,14 @@ class Launcher:
         try:
             self._set_activity(LauncherStatus.FIRING)
             self.feedback.play(pattern)
-            result = self._feed(cards, speed)
+            result = self.drive.feed(cards, speed)
         finally:
             self._busy.release()
             self._set_activity(LauncherStatus.READY)
         kind = _RUN_FAULTS.get(result.reason)
         if kind is not None:
-            self._latch(Fault(kind, f"{result.detail} ({result.ejected} of {result.requested})"))
+            self.latch(Fault(kind, f"{result.detail} ({result.ejected} of {result.requested})"))
         return result
-
-    def _feed(self, cards: int, speed: float | None) -> EjectResult:
-        """Run the motor until `cards` cards are counted (the closed-loop ejector on these
-        pins; the serial launcher asks its board instead)."""
-        assert self._ejector is not None
-        return self._ejector.run(cards, speed=speed)
 
     def suspense(self, seconds: float, tension: float | None = None) -> bool:
         """The dramatic pause before a fire: ticking chimes, blinking LED. Returns False if
@@ -268,8 +302,9 @@ class Launcher:
     def stop(self, detail: str = "stopped") -> None:
         """End a running eject or suspense now (any thread)."""
         self._abort.set()
-        if self._ejector is not None:
-            self._ejector.stop(detail)
+        drive: Drive | None = getattr(self, "drive", None)  # a lid edge may beat the drive
+        if drive is not None:
+            drive.stop(detail)
 
     def _check_ready(self) -> None:
         if self._closed:
@@ -278,29 +313,11 @@ class Launcher:
         if fault is not None:
             raise LauncherFault(f"{fault.kind}: {fault.detail}")
 
-    # --- gpiozero callbacks: enqueue the stamped edge, nothing else ---
+    # --- the drive's hooks: button and lid changes, stamped, for the input thread ---
 
-    def _on_button(self, t: float, pressed: bool) -> None:
-        self._inputs.put(("button", t, pressed))
-
-    def _on_beam(self, t: float, blocked: bool) -> None:
-        if self._ejector is not None:
-            self._ejector.on_beam(t, blocked)
-
-    def _on_lid(self, t: float, is_open: bool) -> None:
-        if is_open:
-            self.stop("the lid was opened")
-        self._inputs.put(("lid", t, is_open))
-
-    def _button_level(self) -> bool | None:
-        """The button read from its own pin now; None when it is not a local pin."""
-        devices = self.devices
-        if not isinstance(devices, LauncherDevices):
-            return None
-        try:
-            return devices.button_pressed
-        except GPIOZeroError:  # closing
-            return None
+    def enqueue_input(self, kind: Literal["button", "lid"], t: float, level: bool) -> None:
+        """A button (pressed) or lid (open) level at stamp `t`; any thread, returns at once."""
+        self._inputs.put((kind, t, level))
 
     # --- the input thread ---
 
@@ -321,7 +338,7 @@ class Launcher:
             events: list[ButtonEvent] = []
             for item in items:
                 events.extend(self._input(item))
-            level = self._button_level()
+            level = self.drive.button_level()
             was_due, edge_due = edge_due, level is not None and level != self._detector.raw
             waited = time.monotonic()  # how long an edge takes to come is real time
             if not was_due:
@@ -352,7 +369,7 @@ class Launcher:
 
     def _dispatch(self, event: ButtonEvent) -> None:
         if event.kind == "stuck":
-            self._latch(Fault("stuck_button", f"the button has been held for {event.held:g} s"))
+            self.latch(Fault("stuck_button", f"the button has been held for {event.held:g} s"))
         elif event.kind == "press":
             self.feedback.play("press")
         for consumer in list(self._press_consumers):
@@ -369,7 +386,7 @@ class Launcher:
         return self._closed
 
     def close(self) -> None:
-        """Motor off, threads stopped, pins released. Idempotent; safe from any thread."""
+        """Motor off, threads stopped, devices released. Idempotent; safe from any thread."""
         with self._state_lock:
             if self._closed:
                 return
@@ -377,20 +394,83 @@ class Launcher:
         atexit.unregister(self.close)
         self.stop("the launcher is closing")
         self._inputs.put(_CLOSE)
-        running_here = self._thread is threading.current_thread()
-        if not running_here:
+        if self._thread is not threading.current_thread():
             self._thread.join(timeout=2.0)
-        acquired = self._busy.acquire(timeout=2.0)
+        acquired = self._busy.acquire(timeout=self.drive.close_wait)
         try:
-            self.devices.motor.stop()
-            self.feedback.close()
-            self.devices.close()
+            self.drive.shut_down()
         finally:
             if acquired:
                 self._busy.release()
         for closer in self._closers:
             _call_safely(closer)
         self._publish()
+
+
+class PinDrive:
+    """Cards fed by the motor on this machine's pins, counted by the beam (the `Ejector`)."""
+
+    close_wait = 2.0
+
+    def __init__(self, launcher: Launcher, pin_factory: Any) -> None:
+        profile = launcher.profile
+        self._launcher = launcher
+        self.devices = LauncherDevices(
+            profile,
+            pin_factory=pin_factory,
+            on_button=lambda t, pressed: launcher.enqueue_input("button", t, pressed),
+            on_beam=self._on_beam,
+            on_lid=self._on_lid,
+        )
+        try:
+            self.ejector = Ejector(
+                self.devices.motor,
+                profile.ejector,
+                beam_blocked=lambda: self.devices.beam_blocked,
+                clock=launcher.clock,
+            )
+            self.ejector.one_card_ms_at_full = profile.one_card_ms(1.0)
+            self.feedback = Feedback(self.devices)
+        except BaseException:
+            self.devices.close()
+            raise
+
+    def press_detector(self, start: float) -> PressDetector:
+        return PressDetector(
+            self._launcher.profile.press, start=start, pressed=self.devices.button_pressed
+        )
+
+    def lid_open(self) -> bool:
+        return self.devices.lid_open
+
+    def feed(self, cards: int, speed: float | None) -> EjectResult:
+        return self.ejector.run(cards, speed=speed)
+
+    def stop(self, detail: str) -> None:
+        self.ejector.stop(detail)
+
+    def button_level(self) -> bool | None:
+        try:
+            return self.devices.button_pressed
+        except GPIOZeroError:  # closing
+            return None
+
+    def shut_down(self) -> None:
+        self.devices.motor.stop()
+        self.feedback.close()
+        self.devices.close()
+
+    # gpiozero callbacks: hand the stamped edge on, nothing else
+
+    def _on_beam(self, t: float, blocked: bool) -> None:
+        ejector: Ejector | None = getattr(self, "ejector", None)  # an edge may beat it
+        if ejector is not None:
+            ejector.on_beam(t, blocked)
+
+    def _on_lid(self, t: float, is_open: bool) -> None:
+        if is_open:
+            self._launcher.stop("the lid was opened")
+        self._launcher.enqueue_input("lid", t, is_open)
 
 
 def _call_safely(function: Callable[..., None], *args: Any) -> None:

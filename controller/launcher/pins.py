@@ -24,6 +24,7 @@ from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
 
+from controller.launcher.drivers import DRIVERS, ROLES, DriverName
 from controller.launcher.errors import PinProfileError
 from controller.sections import PIN, Section, build_section, dump_section, toml_value
 
@@ -31,12 +32,6 @@ UNIT = {"gt": 0.0, "le": 1.0}
 MS = {"ge": 0.0, "le": 60_000.0}
 POSITIVE_MS = {"gt": 0.0, "le": 60_000.0}
 
-_REQUIRED = {
-    "hbridge": ("forward", "backward"),
-    "phase_enable": ("phase", "enable"),
-    "mosfet": ("pin",),
-}
-_OPTIONAL = {"hbridge": ("enable",), "phase_enable": (), "mosfet": ()}
 
 CARD_MM = 87.0  # an UNO card is 56 x 87 mm and leaves the launcher long side first
 # BCM GPIO 0-8 come out of reset with their pull-up on; 9-27 with their pull-down. A motor line
@@ -69,7 +64,7 @@ class MotorPins(PinSection):
     """
 
     SECTION = "motor"
-    driver: Literal["hbridge", "phase_enable", "mosfet"]
+    driver: DriverName
     forward: int | None = field(default=None, metadata=PIN)
     backward: int | None = field(default=None, metadata=PIN)
     enable: int | None = field(default=None, metadata=PIN)
@@ -83,12 +78,12 @@ class MotorPins(PinSection):
     driver_current_a: float = field(default=1.5, metadata={"gt": 0.0, "le": 50.0})
 
     def check(self) -> None:
-        for role in _REQUIRED[self.driver]:
+        kind = DRIVERS[self.driver]
+        for role in kind.lines:
             if getattr(self, role) is None:
                 raise self.error(role, f"required by driver {self.driver!r}")
-        allowed = _REQUIRED[self.driver] + _OPTIONAL[self.driver]
-        for role in ("forward", "backward", "enable", "phase", "pin"):
-            if role not in allowed and getattr(self, role) is not None:
+        for role in ROLES:
+            if role not in kind.roles and getattr(self, role) is not None:
                 raise self.error(role, f"not used by driver {self.driver!r}")
         for role, gpio in self.lines:
             if gpio in BOOT_PULL_UP:
@@ -101,12 +96,11 @@ class MotorPins(PinSection):
     @property
     def lines(self) -> tuple[tuple[str, int], ...]:
         """``(role, gpio)`` for every motor line, in a fixed order."""
-        roles = ("enable", "forward", "backward", "phase", "pin")
-        return tuple((r, getattr(self, r)) for r in roles if getattr(self, r) is not None)
+        return tuple((r, getattr(self, r)) for r in ROLES if getattr(self, r) is not None)
 
     @property
     def can_reverse(self) -> bool:
-        return self.driver != "mosfet"
+        return DRIVERS[self.driver].can_reverse
 
     @property
     def max_duty(self) -> float:

@@ -129,10 +129,6 @@ class Profile:
             dist[k] = rate * p
         return dist
 
-    def mean_cards(self) -> float:
-        """Expected cards per press in the long run."""
-        return sum(k * p for k, p in self.distribution().items())
-
     def _mean_cycle(self) -> float:
         """Expected presses from one fire to the next (inclusive)."""
         p = self.fire_probability

@@ -125,7 +125,9 @@ def test_bust_lists_everyone_who_crossed() -> None:
     match = Match(rules, 3, random.Random(1), first_dealer=0)
     points = (0, 520, 505)
     deltas = score_deal(rules, 0, points)
-    match.deals.append(DealRecord(1, 0, 0, points, (0, 5, 5), deltas))
+    match.deals.append(
+        DealRecord(number=1, dealer=0, winner=0, points=points, cards_left=(0, 5, 5), deltas=deltas)
+    )
     match.totals = list(deltas)
     assert match.over and match.verdict().losers == (1, 2) and match.verdict().winners == (0,)
     assert match.standings() == {"busted": [1, 2]}

@@ -89,7 +89,14 @@ def test_elimination_tournament_until_one_survivor() -> None:
 
 
 def _record(winner: int, points: tuple[int, ...]) -> DealRecord:
-    return DealRecord(1, 0, winner, points, (1,) * len(points), (), tuple(range(len(points))))
+    return DealRecord(
+        number=1,
+        dealer=0,
+        winner=winner,
+        points=points,
+        cards_left=(1,) * len(points),
+        seating=tuple(range(len(points))),
+    )
 
 
 @pytest.mark.parametrize(

@@ -11,7 +11,13 @@ from controller.engine.match import DealRecord, Match, choose_dealer, deal_loser
 
 
 def record(winner: int, points: tuple[int, ...], cards: tuple[int, ...] | None = None):
-    return DealRecord(1, 0, winner, points, cards or tuple(1 for _ in points), ())
+    return DealRecord(
+        number=1,
+        dealer=0,
+        winner=winner,
+        points=points,
+        cards_left=cards or tuple(1 for _ in points),
+    )
 
 
 @pytest.mark.parametrize(
@@ -34,7 +40,16 @@ def _match(scoring: str, *deals: tuple[int, tuple[int, ...]], **options: object)
     match = Match(rules, 3, random.Random(1), first_dealer=0)
     for winner, points in deals:
         deltas = score_deal(rules, winner, points)
-        match.deals.append(DealRecord(len(match.deals) + 1, 0, winner, points, (1, 1, 1), deltas))
+        match.deals.append(
+            DealRecord(
+                number=len(match.deals) + 1,
+                dealer=0,
+                winner=winner,
+                points=points,
+                cards_left=(1, 1, 1),
+                deltas=deltas,
+            )
+        )
         match.totals = [t + d for t, d in zip(match.totals, deltas, strict=True)]
     return match
 

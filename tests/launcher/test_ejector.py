@@ -116,7 +116,7 @@ def test_eject_beam_activity_without_a_card_is_a_jam(
     # a flicker into something that looks like a card.
     clock = FakeClock()
     launcher = make_launcher(fast_profile(first_card_timeout_ms=300.0), cards=0)
-    monkeypatch.setattr(launcher._ejector, "_clock", clock)
+    monkeypatch.setattr(launcher.drive.ejector, "_clock", clock)  # type: ignore[attr-defined]  # a PinDrive
     monkeypatch.setattr(launcher.simulator._beam, "clock", clock)  # edges stamped on it too
     firing = threading.Event()
     launcher.add_status_consumer(

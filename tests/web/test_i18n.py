@@ -18,7 +18,6 @@ from web_ui.i18n import (
     SECTIONS,
     WORDS,
     bundle,
-    card_name,
     t,
 )
 
@@ -50,7 +49,15 @@ def test_words_placeholders_agree_between_languages() -> None:
     ],
 )
 def test_card_name_follows_the_rule_texts(text: str, language: str, name: str) -> None:
-    assert card_name(text, language) == name
+    assert page_card_name(text, bundle(language)) == name
+
+
+def page_card_name(text: str, tables: dict[str, typing.Any]) -> str:
+    """What the page's script (`cardName` in api.js) makes of a card from the bundle's tables."""
+    coloured = text[:1] in "RYGB" and len(text) > 1
+    face = text[1:] if coloured else text
+    name = tables["cards"].get(face, face)
+    return f"{tables['colours'].get(text[0], text[0])} {name}" if coloured else name
 
 
 def test_t_falls_back_to_english_then_the_key() -> None:

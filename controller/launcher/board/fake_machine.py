@@ -115,9 +115,6 @@ class FakeWDT:
         self.fed += 1
         self.last_fed = self._clock()
 
-    def expired(self) -> bool:
-        return self._clock() - self.last_fed > self.timeout
-
 
 class FakeMachine:
     """The ``machine`` module for one board on `factory`'s mock pins. `on_interrupt` is called

@@ -1,7 +1,8 @@
 """`SerialLauncher`: the launcher interface, with a Pico board running the motor over USB serial.
 
-It *is* a `Launcher` (same consumers, statuses, faults, press detection and suspense; the table
-service cannot tell), but the motor, the beam and the switches are on the board:
+It is a `Launcher` composed with a `BoardDrive` (the launcher's core keeps the consumers,
+statuses, faults, press detection, suspense and life cycle; the table service cannot tell), but
+the motor, the beam and the switches are on the board:
 
 * button and lid changes arrive as ``BUTTON``/``LID`` events and go through the same press
   detector as GPIO edges (long press, stuck button);
@@ -20,7 +21,6 @@ service cannot tell), but the motor, the beam and the switches are on the board:
 
 from __future__ import annotations
 
-import atexit
 import itertools
 import logging
 import random
@@ -45,14 +45,11 @@ from controller.launcher.board.link import (
 from controller.launcher.board.settle import Settlement, SettlementConsumer, Settler
 from controller.launcher.board.views import BoardDevices, BoardFeedback
 from controller.launcher.buttons import PressDetector
+from controller.launcher.devices import LauncherDevices
 from controller.launcher.ejector import Clock, EjectResult, StopReason
 from controller.launcher.errors import LauncherBusy, LauncherError, LauncherFault
-from controller.launcher.launcher import (
-    _CLOSE,
-    Fault,
-    FaultKind,
-    Launcher,
-)
+from controller.launcher.feedback import Feedback
+from controller.launcher.launcher import Fault, FaultKind, Launcher
 from controller.launcher.pins import PinProfile
 
 log = logging.getLogger(__name__)
@@ -95,7 +92,8 @@ class _Job:
 
 
 class SerialLauncher(Launcher):
-    """The launcher on a board at `find_port()` (see `ports.find_port`)."""
+    """The launcher on a board at `find_port()` (see `ports.find_port`): the launcher's core
+    with a `BoardDrive`."""
 
     def __init__(
         self,
@@ -107,8 +105,66 @@ class SerialLauncher(Launcher):
         connect_timeout: float = 5.0,
         opener: Opener | None = None,
     ) -> None:
-        self._init_state(profile, clock)
-        self._link_fault: Fault | None = Fault("link", "connecting to the launcher board")
+        self.board: Any = None  # the fake board, with the fake-serial backend
+        super().__init__(
+            profile,
+            clock=clock,
+            drive=lambda launcher: BoardDrive(launcher, find_port, timing=timing, opener=opener),
+        )
+        incompatible = self._drive_.connect(connect_timeout)
+        if incompatible is not None:
+            self.close()
+            raise IncompatibleBoard(incompatible)
+
+    def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
+        """Receive a `Settlement` for every run the link cut off, once the board has said how
+        it ended (on a worker thread: be quick)."""
+        self._drive_.settler.add_consumer(consumer)
+
+    @property
+    def unsettled(self) -> int:
+        """Runs cut off by the link whose count the board has not given yet."""
+        return len(self._drive_.settler)
+
+    @property
+    def heard(self) -> tuple[int, bool] | None:
+        """The current run as heard from the board: (cards reported, a card leaving)."""
+        return self._drive_.heard()
+
+    @property
+    def link(self) -> BoardLink:
+        """The connection to the board (``link.request("PING")`` for diagnostics)."""
+        return self._drive_.link
+
+    @property
+    def board_info(self) -> BoardInfo | None:
+        """What the board said about itself when it last connected."""
+        return self._drive_.board_info
+
+    @property
+    def _drive_(self) -> BoardDrive:
+        assert isinstance(self.drive, BoardDrive)
+        return self.drive
+
+
+class BoardDrive:
+    """Cards fed by the board: ``EJECT`` and its events, the link's faults, settling runs the
+    link cut off. `launcher` is the core it reports button, lid and faults to."""
+
+    close_wait = GRACE
+
+    def __init__(
+        self,
+        launcher: Launcher,
+        find_port: PortFinder,
+        *,
+        timing: LinkTiming | None = None,
+        opener: Opener | None = None,
+    ) -> None:
+        self._launcher = launcher
+        self.profile = launcher.profile
+        self._clock = launcher.clock
+        launcher.set_outage(Fault("link", "connecting to the launcher board"))
         self._job: _Job | None = None
         self._job_ids = itertools.count(random.randrange(1, 1 << 24))
         self._changed = threading.Condition()
@@ -116,54 +172,49 @@ class SerialLauncher(Launcher):
         self._presses_seen = 0
         self._incompatible: str | None = None
         self.board_info: BoardInfo | None = None
-        self.board: Any = None  # the fake board, with the fake-serial backend
         extra = {} if opener is None else {"opener": opener}
-        self._link = BoardLink(
+        self.link = BoardLink(
             find_port,
             on_event=self._on_event,
             on_up=self._on_up,
             on_down=self._on_down,
             timing=timing,
-            clock=clock,
+            clock=self._clock,
             **extra,
         )
+        self._link = self.link
         # duck-typed stand-ins for the GPIO devices and their lights and chimes
-        self.devices = BoardDevices(self._link, profile)  # type: ignore[assignment]
-        self.feedback = BoardFeedback(self._link)  # type: ignore[assignment]
+        self.devices: LauncherDevices = BoardDevices(self._link, self.profile)  # type: ignore[assignment]
+        self.feedback: Feedback = BoardFeedback(self._link)  # type: ignore[assignment]
         self._cut_jobs: dict[int, _Job] = {}  # runs the link cut off, until settled
-        self._settler = Settler(self._link, self._judge)
-        # the board debounces its button itself: its events count as they come
-        self._detector = PressDetector(profile.press, start=clock(), pressed=False, settle=0.0)
-        self._thread = threading.Thread(target=self._input_loop, name="launcher-input", daemon=True)
-        self._thread.start()
+        self.settler = Settler(self._link, self._judge)
+
+    def connect(self, timeout: float) -> str | None:
+        """Start the link and wait up to `timeout` for the board; why it is incompatible, if
+        it is (a board that does not answer in time is simply offline)."""
         self._link.start()
-        atexit.register(self.close)
-        self._connected.wait(connect_timeout)
-        if self._incompatible is not None:
-            self.close()
-            raise IncompatibleBoard(self._incompatible)
+        self._connected.wait(timeout)
+        return self._incompatible
 
-    def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
-        """Receive a `Settlement` for every run the link cut off, once the board has said how
-        it ended (on a worker thread: be quick)."""
-        self._settler.add_consumer(consumer)
-
-    @property
-    def unsettled(self) -> int:
-        """Runs cut off by the link whose count the board has not given yet."""
-        return len(self._settler)
-
-    @property
     def heard(self) -> tuple[int, bool] | None:
-        """The current run as heard from the board: (cards reported, a card leaving)."""
         with self._changed:
             job = self._job
             return None if job is None else (len(job.cards), job.leaving)
 
-    @property
-    def link(self) -> BoardLink:
-        """The connection to the board (``link.request("PING")`` for diagnostics)."""
-        return self._link
+    # --- what the launcher's core asks of a drive ---
+
+    def press_detector(self, start: float) -> PressDetector:
+        # the board debounces its button itself: its events count as they come
+        return PressDetector(self.profile.press, start=start, pressed=False, settle=0.0)
+
+    def lid_open(self) -> bool:
+        return False  # the board reports the lid once it is connected
+
+    def button_level(self) -> bool | None:
+        return None  # the button is on the board: its events are all there is
+
+    def feed(self, cards: int, speed: float | None) -> EjectResult:
+        return self._remote_run(cards, speed or self.profile.ejector.speed)
 
     # --- the link's callbacks ---
 
@@ -176,21 +227,18 @@ class SerialLauncher(Launcher):
         self.board_info = info
         self._presses_seen = int(status.get("presses", "0"))  # this boot's count, from now on
         self._apply_levels(status)
-        with self._state_lock:
-            self._link_fault = None
+        self._launcher.set_outage(None)
         self._incompatible = None
         with self._changed:
             if self._job is not None:
                 self._job.recheck = True
             self._changed.notify_all()
         self._connected.set()
-        self._settler.wake()
-        self._publish()
+        self.settler.wake()
 
     def _on_down(self, why: str, incompatible: bool) -> None:
         kind: FaultKind = "board" if incompatible else "link"
-        with self._state_lock:
-            self._link_fault = Fault(kind, why)
+        self._launcher.set_outage(Fault(kind, why))
         if incompatible:
             log.error("%s", why)
             self._incompatible = why
@@ -199,7 +247,6 @@ class SerialLauncher(Launcher):
             if self._job is not None:
                 self._job.lost = True  # nobody waits for the board: settle the run later
             self._changed.notify_all()
-        self._publish()
 
     def _on_event(self, event: BoardEvent) -> None:
         """The link's reader thread: quick hand-offs only (no requests here)."""
@@ -213,10 +260,10 @@ class SerialLauncher(Launcher):
         down = event.fields.get("down") == "1"
         if down:
             self._presses_seen = max(self._presses_seen, int(event.fields.get("n", "0")))
-        self._inputs.put(("button", event.at, down))
+        self._launcher.enqueue_input("button", event.at, down)
 
     def _lid(self, event: BoardEvent) -> None:
-        self._inputs.put(("lid", event.at, event.fields.get("open") == "1"))
+        self._launcher.enqueue_input("lid", event.at, event.fields.get("open") == "1")
 
     def _card(self, event: BoardEvent) -> None:
         with self._changed:
@@ -253,10 +300,10 @@ class SerialLauncher(Launcher):
         kind = event.fields.get("kind", "?")
         log.warning("launcher board fault: %s", kind)
         if kind == "error":
-            self._latch(Fault("board", _DETAILS["error"]))
+            self._launcher.latch(Fault("board", _DETAILS["error"]))
             self._link.renew("the board ended the session after an error")
 
-    _EVENTS: ClassVar[dict[str, Callable[[SerialLauncher, BoardEvent], None]]] = {
+    _EVENTS: ClassVar[dict[str, Callable[[BoardDrive, BoardEvent], None]]] = {
         "BUTTON": _button,
         "LID": _lid,
         "CARD": _card,
@@ -280,26 +327,16 @@ class SerialLauncher(Launcher):
 
     def _apply_levels(self, status: dict[str, str]) -> None:
         now = self._clock()
-        self._inputs.put(("lid", now, status.get("lid") == "1"))
+        self._launcher.enqueue_input("lid", now, status.get("lid") == "1")
         presses = int(status.get("presses", "0"))
         missed = min(presses - self._presses_seen, 3)
         self._presses_seen = max(self._presses_seen, presses)
         for _ in range(max(missed, 0)):  # presses whose events were lost still count
-            self._inputs.put(("button", now, True))
-            self._inputs.put(("button", now, False))
-        self._inputs.put(("button", now, status.get("button") == "1"))
-
-    # --- faults ---
-
-    def _fault_locked(self) -> Fault | None:
-        if self._link_fault is not None and not self._closed:
-            return self._link_fault
-        return super()._fault_locked()
+            self._launcher.enqueue_input("button", now, True)
+            self._launcher.enqueue_input("button", now, False)
+        self._launcher.enqueue_input("button", now, status.get("button") == "1")
 
     # --- running the motor (owner thread) ---
-
-    def _feed(self, cards: int, speed: float | None) -> EjectResult:
-        return self._remote_run(cards, speed or self.profile.ejector.speed)
 
     def _remote_run(self, cards: int, speed: float) -> EjectResult:
         if cards == 0:
@@ -399,7 +436,7 @@ class SerialLauncher(Launcher):
         )
         result = self._make_result(job, heard, "stopped", detail, 0)
         self._cut_jobs[job.id] = job
-        self._settler.add(job.id, result)
+        self.settler.add(job.id, result)
         return result
 
     def _judge(self, job: int, result: EjectResult, status: dict[str, str]) -> Settlement | None:
@@ -416,13 +453,13 @@ class SerialLauncher(Launcher):
                     f"the launcher board lost power mid-eject after reporting {result.ejected} "
                     "card(s); check the launcher's throat"
                 )
-                self._latch(Fault("board", detail))
+                self._launcher.latch(Fault("board", detail))
             return self._settled(job, Settlement(result, result.ejected, reason, detail))
         ejected = int(status.get("ejected", "0"))
         detail = _DETAILS.get(status.get("detail", ""), reason)
         if reason == "reset":
             detail = f"the launcher board restarted mid-eject after {ejected} card(s)"
-            self._latch(Fault("board", detail + "; check the launcher"))
+            self._launcher.latch(Fault("board", detail + "; check the launcher"))
         return self._settled(job, Settlement(result, ejected, reason, detail))
 
     def _settled(self, job: int, settlement: Settlement) -> Settlement:
@@ -432,7 +469,7 @@ class SerialLauncher(Launcher):
     def _lost(self, job: _Job, why: str) -> EjectResult:
         seen = job.heard
         detail = f"{why}: {seen} card(s) reported before; check the launcher and the hand"
-        self._latch(Fault("board", detail))
+        self._launcher.latch(Fault("board", detail))
         return self._make_result(job, seen, "stopped", detail, 0)
 
     def _result(self, job: _Job, given: dict[str, str]) -> EjectResult:
@@ -441,7 +478,7 @@ class SerialLauncher(Launcher):
         code = given.get("detail", "")
         if reason == "reset":
             detail = f"the launcher board restarted mid-eject after {ejected} card(s)"
-            self._latch(Fault("board", detail + "; check the launcher"))
+            self._launcher.latch(Fault("board", detail + "; check the launcher"))
             return self._make_result(job, ejected, "stopped", detail, 0)
         stop_reason: StopReason = reason if reason in _REASONS else "stopped"
         noise = int(given.get("noise", "0"))
@@ -472,47 +509,23 @@ class SerialLauncher(Launcher):
             detail=detail,
         )
 
-    def stop(self, detail: str = "stopped") -> None:
-        """End a running eject or suspense now (any thread): the owner thread sends STOP."""
-        self._abort.set()
+    def stop(self, detail: str) -> None:
+        """End a running eject now (any thread): the owner thread sends STOP."""
         with self._changed:
             if self._job is not None and self._job.stop_detail is None:
                 self._job.stop_detail = detail
             self._changed.notify_all()
 
-    # --- shutdown ---
-
-    def close(self) -> None:
-        """Motor off (SAFE: the board stops and puts the driver to sleep), link and threads
-        closed. Idempotent; safe from any thread."""
-        with self._state_lock:
-            if self._closed:
-                return
-            self._closed = True
-        atexit.unregister(self.close)
-        self.stop("the launcher is closing")
-        acquired = self._busy.acquire(timeout=GRACE)
-        try:
-            if self._link.up:
-                try:
-                    self._link.request("SAFE")
-                except LauncherError as error:
-                    log.warning("could not tell the board to stop: %s", error)
-            self._settler.close()
-            self._link.close()
-            self._inputs.put(_CLOSE)
-            if self._thread is not threading.current_thread():
-                self._thread.join(timeout=2.0)
-            self.feedback.close()
-        finally:
-            if acquired:
-                self._busy.release()
-        for closer in self._closers:
+    def shut_down(self) -> None:
+        """Motor off (SAFE: the board stops and puts the driver to sleep), link closed."""
+        if self._link.up:
             try:
-                closer()
-            except Exception:
-                log.exception("closing %r failed", closer)
-        self._publish()
+                self._link.request("SAFE")
+            except LauncherError as error:
+                log.warning("could not tell the board to stop: %s", error)
+        self.settler.close()
+        self._link.close()
+        self.feedback.close()
 
 
 def _reason_for(job: int, status: dict[str, str]) -> str:
