@@ -41,7 +41,12 @@ def push_pass(game: DealState, action: Pass, events: list[Event]) -> None:
     drawn = game.drawn
     if drawn is None and not game.pressed:
         raise IllegalAction("only a card just drawn can be kept: draw first")
-    if drawn not in (None, UNKNOWN) and game.rules.must_play_drawn_if_playable:
+    if (
+        drawn is not None
+        and drawn is not UNKNOWN
+        and game.rules.must_play_drawn_if_playable
+        and playable(game, seat, drawn)  # still: cards taken since (a catch) may bar it
+    ):
         raise IllegalAction(f"the drawn card {drawn} is playable and must be played")
     events.append(Passed(seat))
     game.end_turn(seat)
