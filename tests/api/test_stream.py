@@ -57,12 +57,12 @@ class Stream:
         self.connection.close()
 
 
-def test_stream_sends_a_snapshot_then_records(server: int, table: TableService) -> None:
+def test_stream_sends_a_snapshot_then_records(server: int, service: TableService) -> None:
     stream = Stream(server)
     try:
         first = stream.next()
         assert first["event"] == "snapshot" and "id" not in first
-        record = table.submit({"type": "setup", "setup": SETUP})
+        record = service.submit({"type": "setup", "setup": SETUP})
         message = stream.next()
         assert message["event"] == "record" and message["id"] == record.seq
         assert message["data"]["events"][0]["type"] == "MatchStarted"
@@ -80,10 +80,10 @@ def test_stream_sends_heartbeats(server: int) -> None:
         stream.close()
 
 
-def test_reconnecting_tablet_resumes_from_last_event_id(server: int, table: TableService) -> None:
-    first = table.submit({"type": "setup", "setup": SETUP})
+def test_reconnecting_tablet_resumes_from_last_event_id(server: int, service: TableService) -> None:
+    first = service.submit({"type": "setup", "setup": SETUP})
     turn_up = {"type": "action", "action": {"type": "TurnUp", "card": "R5"}}
-    missed = [table.submit({"type": "deal"}), table.submit(turn_up)]
+    missed = [service.submit({"type": "deal"}), service.submit(turn_up)]
     stream = Stream(server, last=first.seq)
     try:
         resumed = [stream.next(), stream.next()]
@@ -95,12 +95,12 @@ def test_reconnecting_tablet_resumes_from_last_event_id(server: int, table: Tabl
         stream.close()
 
 
-def test_many_tablets_see_the_same_records(server: int, table: TableService) -> None:
+def test_many_tablets_see_the_same_records(server: int, service: TableService) -> None:
     streams = [Stream(server) for _ in range(10)]
     try:
         for stream in streams:
             stream.next()
-        record = table.submit({"type": "setup", "setup": SETUP})
+        record = service.submit({"type": "setup", "setup": SETUP})
         assert {stream.next()["id"] for stream in streams} == {record.seq}
     finally:
         for stream in streams:

@@ -212,14 +212,6 @@ def idle_demo_table(browser: Any, tmp_path: Path) -> Iterator[Table]:
     yield from _table(browser, tmp_path, demo_pace=3600.0)
 
 
-def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT_MS / 1000) -> None:
-    """Wait for the table (not the page) to reach a state; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the table never reached the state waited for"
-        time.sleep(0.02)
-
-
 def shoot(page: Any, name: str) -> Path:
     """Keep a full-page screenshot under test-artifacts/browser/."""
     path = ARTIFACTS / f"{name}.png"

@@ -21,8 +21,9 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.launcher.policy import ScriptedPolicy
+from tests.waiting import wait_until
 
-from .conftest import PHONE, TABLET, Table, _table, open_page, shoot, wait_until
+from .conftest import PHONE, TABLET, Table, _table, open_page, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -258,7 +259,7 @@ def test_fast_demo_plays_match_after_match_without_a_stall(browser: Any, tmp_pat
     port = free_port()
     process = Process("--demo", "--demo-speed", "40", "--port", str(port), data_dir=tmp_path)
     try:
-        wait_until(lambda: any(line.startswith("Demo:") for line in process.lines), 60)
+        wait_until(lambda: any(line.startswith("Demo:") for line in process.lines), timeout=60)
         urls = [line.split(": ", 1)[1] for line in process.lines if line.startswith("Scoreboard:")]
         assert urls[0] == f"http://localhost:{port}/"  # the first address works here
         banner = " ".join(process.lines)
@@ -298,7 +299,7 @@ def watch_table(state_now: Any, *, matches: int, on_state: Any = lambda state: N
     deadline = time.monotonic() + 600
     while len(ended) < matches:
         assert time.monotonic() < deadline, f"only {len(ended)} matches ended in 10 minutes"
-        wait_until(lambda: state_now()["seq"] != seen["seq"], 30)
+        wait_until(lambda: state_now()["seq"] != seen["seq"])
         state = state_now()
         seen["seq"] = state["seq"]
         if state.get("match_over"):

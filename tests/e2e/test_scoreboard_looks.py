@@ -17,8 +17,9 @@ from playwright.sync_api import expect
 
 from controller.launcher.policy import ScriptedPolicy
 from controller.run_cli import lan_addresses
+from tests.waiting import wait_until
 
-from .conftest import PHONE, TABLET, Table, _table, open_house_rules, wait_until
+from .conftest import PHONE, TABLET, Table, _table, open_house_rules
 
 pytestmark = pytest.mark.browser
 

@@ -17,8 +17,9 @@ from controller.launcher import (
     LauncherStatus,
     load_pin_profile,
 )
+from tests.waiting import FakeClock
 
-from .helpers import FakeClock, fast_profile, pin, states
+from .helpers import fast_profile, pin, states
 
 MakeLauncher = Callable[..., Launcher]
 

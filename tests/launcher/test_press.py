@@ -26,8 +26,9 @@ from controller.launcher import (
     handle_press,
     open_launcher,
 )
+from tests.waiting import FakeClock
 
-from .helpers import FakeClock, Recorder, fast_profile, pin, states
+from .helpers import Recorder, fast_profile, pin, states
 
 MakeLauncher = Callable[..., Launcher]
 

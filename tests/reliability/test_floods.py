@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import http.client
 import json
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from flask import Flask
 
 from tests.serving import serve
+from tests.waiting import wait_until
 from web_ui import fanout as fanout_module
 
 from .conftest import report, scale
@@ -58,13 +58,6 @@ class Tablet:
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
         return status, answer_headers, data
-
-
-def wait_until(condition: Any, what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"never happened: {what}"
-        time.sleep(0.05)
 
 
 @pytest.fixture
