@@ -272,6 +272,7 @@ class SimulatedLauncher:
         self._group = 1  # cards in the pulse now crossing (2: a double)
         self._in_beam = False
         self._next_noise = {"beam": math.inf, "button": math.inf}
+        self._edge_at: float | None = None  # the beam edge whose callbacks run now
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="launcher-sim", daemon=True)
         self._thread.start()
@@ -396,7 +397,9 @@ class SimulatedLauncher:
     def _motor_changed(self) -> None:
         speed = self._driver_output()
         with self._lock:  # stamped under the lock: the physics never runs past a change
-            t = self._clock()
+            # A change made by an edge's own callback (a firmware interrupt braking on the last
+            # card) happens at that edge, however late this thread got to run the physics.
+            t = self._clock() if self._edge_at is None else self._edge_at
             self._changes.append((t, speed))
         self._wake.set()
         for listener in self._listeners:
@@ -478,6 +481,12 @@ class SimulatedLauncher:
             self._t += needed
             self._pos = target
             self._cross(rate, self._t)
+            self._apply_changes_made_at(self._t)
+
+    def _apply_changes_made_at(self, t: float) -> None:
+        """Motor changes the edge at `t` caused through its callbacks take effect at `t`."""
+        while self._changes and self._changes[0][0] <= t:
+            _, self.speed = self._changes.pop(0)
 
     def _boundary(self, rate: float) -> float:
         gap = self.options.gap_mm
@@ -524,7 +533,11 @@ class SimulatedLauncher:
 
     def _drive_beam(self, blocked: bool, t: float) -> None:
         high = blocked == (self.profile.beam.blocked == "high")
-        self._beam.drive(high, t)
+        self._edge_at = t
+        try:
+            self._beam.drive(high, t)
+        finally:
+            self._edge_at = None
 
     def _next_event_in(self, now: float) -> float | None:
         rate = self._rate()
