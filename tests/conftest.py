@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from controller.store import Store
 from controller.table.service import TableService
+from tests.serving import serve
 
 
 @pytest.fixture
@@ -24,3 +26,11 @@ def service(store: Store) -> Iterator[TableService]:
     table = TableService(store).start()
     yield table
     table.stop()
+
+
+@pytest.fixture
+def port(app: Any) -> Iterator[int]:
+    """The folder's `app` served by a real waitress on a free port (its number)."""
+    url, stop = serve(app)
+    yield int(url.rsplit(":", 1)[1])
+    stop()

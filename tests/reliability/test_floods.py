@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import http.client
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -20,13 +20,6 @@ from .conftest import report, scale
 from .flood import Flood, addresses, closed_by_peer, open_slowloris, open_stream
 
 SETUP = {"players": ["Ann", "Bob", "Cy", "Di"], "game": "attack", "first_dealer": 3, "seed": 1}
-
-
-@pytest.fixture
-def port(app: Flask) -> Iterator[int]:
-    url, stop = serve(app)
-    yield int(url.rsplit(":", 1)[1])
-    stop()
 
 
 def call(port: int, method: str, path: str, body: Any = None, **headers: str) -> Any:
