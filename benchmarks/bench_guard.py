@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks.latency import latency_line
-from tests.dying_motor import kill, kill_strays, slow_profile, spin, wait_for, wait_running
+from tests.dying_motor import kill, kill_strays, slow_profile, spin, wait_running
 from tests.kernel_gpio import KernelLines
+from tests.waiting import wait_until
 
 TRIALS = 20
 
@@ -33,8 +34,7 @@ def kill_to_off(directory: Path, trial: int) -> float:
         driven = {gpio for gpio in lines if kernel.level(gpio) > 0}
         killed = kill(child)
         done = lambda: all(kernel.owner(gpio) == 0 for gpio in lines)  # noqa: E731
-        if not wait_for(done, timeout=30):
-            raise RuntimeError("the guard did not turn the motor off")
+        wait_until(done, "the guard turned the motor off", timeout=30)
     finally:
         kill_strays()
     offs = [t for t, pid, gpio, value in kernel.history() if t >= killed and gpio in driven]

@@ -27,6 +27,7 @@ from controller.table.service import TableService
 from tests.reliability.fuzzing import Probe, endpoints
 from tests.reliability.loopback import Client, address
 from tests.serving import serve
+from tests.waiting import FakeClock
 from web_ui import security
 from web_ui.app import create_app
 
@@ -34,22 +35,14 @@ PIN = "8642"
 FUZZ_REQUESTS = 10_000
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def _guessing(port: int, clock: Clock, hours: float, first: int) -> tuple[int, int]:
+def _guessing(port: int, clock: FakeClock, hours: float, first: int) -> tuple[int, int]:
     """The best attacker for `hours` of simulated time: (guesses evaluated, addresses used)."""
     evaluated, n, end = 0, first, clock.now + hours * 3600
     while clock.now < end:
         n += 1
         status, _, headers = Client(port, address(n)).post("/api/session/pin", {"pin": "0000"})
         if status == 429:
-            clock.now += int(headers["Retry-After"])
+            clock.advance(int(headers["Retry-After"]))
         else:
             assert status == 403, status
             evaluated += 1
@@ -62,7 +55,7 @@ def pin_lines() -> Iterator[dict[str, Any]]:
         table = TableService(store).start()
         config = Config(table=TableConfig(pin=PIN), service=ServiceConfig(data_dir=folder))
         app = create_app(table, config, secret_key="bench")
-        clock = Clock()
+        clock = FakeClock(0.0)
         app.extensions["pin_guard"] = security.Guard("PIN", clock)
         url, stop = serve(app, threads=8)
         port = int(url.rsplit(":", 1)[1])

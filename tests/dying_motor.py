@@ -14,13 +14,13 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 from controller.launcher.guard import FACTORY_ENV
 from controller.launcher.pins import PinProfile, dump_pin_profile, load_pin_profile
 from tests.kernel_gpio import ENV, SPEC, KernelLines
+from tests.waiting import wait_until
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -104,21 +104,12 @@ def motor_off(kernel: KernelLines, profile: PinProfile) -> bool:
     return all(v == 0 for v in motor_levels(kernel, profile).values())
 
 
-def wait_for(condition: Callable[[], bool], timeout: float = 60.0) -> bool:
-    end = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() >= end:
-            return False
-        time.sleep(0.001)
-    return True
-
-
 def wait_running(child: subprocess.Popen[bytes], kernel: KernelLines, profile: PinProfile) -> None:
     def running() -> bool:
         assert child.poll() is None, child.communicate()
         return motor_running(kernel, profile)
 
-    assert wait_for(running), "the motor never started"
+    assert wait_until(running), "the motor never started"
 
 
 def kill(child: subprocess.Popen[bytes]) -> float:

@@ -25,18 +25,16 @@ tune the ejector with ``EjectorTuning.scaled``).
 from __future__ import annotations
 
 import collections
-import contextlib
 import math
 import random
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
-from controller.launcher.drivers import DRIVERS
 from controller.launcher.pins import CARD_MM, PinProfile
 
 MotorListener = Callable[[float, float], None]
@@ -164,39 +162,6 @@ class _Courier:
             self._thread.join(timeout=2.0)
 
 
-class _Deferred:
-    """The courier of a sim without edge delays: an edge made while the machine is locked (by
-    the physics, or a catch-up before a pin read) reaches its callback once the lock is let
-    go, in order. A callback may take locks of its own (a board's interrupt lock) while the
-    thread that holds them waits for the machine: delivering inside the lock would deadlock.
-    """
-
-    def __init__(self, machine: threading.RLock) -> None:
-        self._machine = machine
-        self._items: list[tuple[_DrivenPin, float, Any]] = []
-        self._delivering = threading.Lock()
-
-    def send(self, pin: _DrivenPin, stamp: float, state: Any) -> None:
-        with self._machine:
-            self._items.append((pin, stamp, state))
-        self.deliver()
-
-    def deliver(self) -> None:
-        """Deliver what waits, unless this thread holds the machine (it delivers on letting
-        go) or another thread is delivering (it delivers these too, in order)."""
-        while not _held_here(self._machine) and self._delivering.acquire(blocking=False):
-            try:
-                with self._machine:
-                    batch, self._items = self._items, []
-                for pin, stamp, state in batch:
-                    pin.deliver(stamp, state)
-            finally:
-                self._delivering.release()
-            with self._machine:
-                if not self._items:
-                    return
-
-
 def _held_here(lock: Any) -> bool:
     """Whether this thread holds the RLock `lock` (its own check, as `threading.Condition`
     uses it)."""
@@ -212,7 +177,7 @@ class _DrivenPin(MockPWMPin):  # type: ignore[misc]  # gpiozero is untyped
 
     held: bool | None = None
     clock: Clock = time.monotonic
-    courier: _Courier | _Deferred | None = None
+    courier: _Courier | None = None
     catch_up: Callable[[], object] | None = None  # brings the machine up to now before a read
     _stamp: float | None = None
 
@@ -284,14 +249,14 @@ class SimulatedLauncher:
         self._rng = random.Random(self.options.seed)
         self._lock = threading.RLock()
         self._wake = threading.Event()
-        self._changes: list[tuple[float, float]] = []
+        self._changes: list[tuple[float, float]] = []  # motor changes the physics has not seen
+        self._changes_lock = threading.Lock()  # never held while calling out
         self._listeners: list[MotorListener] = []
         if not issubclass(pin_factory.pin_class, MockPWMPin):
             raise ValueError("the simulator needs MockFactory(pin_class=MockPWMPin)")
         delay = self.options.edge_delay
         rng = random.Random(self.options.seed + 1)
         self.courier = _Courier(delay, rng) if delay is not None else None
-        self._deferred = _Deferred(self._lock)
         self._motor_pins = {role: self._watch(pin) for role, pin in profile.motor.lines}
         self._beam = self._input(profile.beam.pin)
         self._beam.catch_up = self._catch_up_if_free
@@ -314,6 +279,7 @@ class SimulatedLauncher:
         self._group = 1  # cards in the pulse now crossing (2: a double)
         self._in_beam = False
         self._next_noise = {"beam": math.inf, "button": math.inf}
+        self._edge_at: float | None = None  # the beam edge whose callbacks run now
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="launcher-sim", daemon=True)
         self._thread.start()
@@ -328,7 +294,7 @@ class SimulatedLauncher:
         pin = self._new_pin(gpio, _DrivenPin)
         assert isinstance(pin, _DrivenPin)
         pin.clock = self._clock
-        pin.courier = self.courier or self._deferred
+        pin.courier = self.courier
         return pin
 
     def _new_pin(self, gpio: int, pin_class: type[MockPin]) -> MockPin:
@@ -344,19 +310,19 @@ class SimulatedLauncher:
 
     def load(self, cards: int) -> None:
         """Put `cards` cards in the hopper (replacing what is there)."""
-        with self._machine():
+        with self._lock:
             self.stack = cards
         self._wake.set()
 
     def jam_next(self) -> None:
         """The next card to reach the beam sticks there."""
-        with self._machine():
+        with self._lock:
             self._jam_in = 1 if not self._in_beam else 2
         self._wake.set()
 
     def clear_jam(self) -> None:
         """A person pulls the stuck card out."""
-        with self._machine():
+        with self._lock:
             if self.jammed:
                 self.jammed = False
                 self.stack -= self._group
@@ -365,9 +331,13 @@ class SimulatedLauncher:
                 self._set_beam(False, self._clock())
         self._wake.set()
 
+    def set_noise(self, per_second: float) -> None:
+        """Beam spikes per (scaled) second while the motor runs."""
+        self.set_options(noise_per_second=per_second)
+
     def set_options(self, **changes: Any) -> None:
         """Change knobs while running (noise rates, doubles, ...)."""
-        with self._machine():
+        with self._lock:
             self.options = replace(self.options, **changes)
             self._next_noise = {"beam": math.inf, "button": math.inf}
         self._wake.set()
@@ -387,14 +357,14 @@ class SimulatedLauncher:
         for _ in range(bounces):
             self._button.drive(False)
             self._button.drive(True)
-        with self._machine():
+        with self._lock:
             self._button.hold(False)
 
     def release_button(self, *, bounces: int = 0) -> None:
         for _ in range(bounces):
             self._button.drive(True)
             self._button.drive(False)
-        with self._machine():
+        with self._lock:
             self._button.hold(True)
 
     def open_lid(self) -> None:
@@ -433,8 +403,15 @@ class SimulatedLauncher:
 
     def _motor_changed(self) -> None:
         speed = self._driver_output()
-        with self._machine():  # stamped under the lock: the physics never runs past a change
-            t = self._clock()
+        # A change made by an edge's own callback (a firmware interrupt braking on the last
+        # card: it runs on the physics thread, inside the machine) happens at that edge, however
+        # late this thread got to run the physics. Any other change is stamped now without
+        # waiting for the machine: its thread may hold a lock of its own (a launcher board's
+        # interrupt lock) that the physics needs to deliver an edge; a change stamped before
+        # where the physics has got to takes effect there.
+        at_edge = self._edge_at if _held_here(self._lock) else None
+        t = self._clock() if at_edge is None else at_edge
+        with self._changes_lock:
             self._changes.append((t, speed))
         self._wake.set()
         for listener in self._listeners:
@@ -443,14 +420,19 @@ class SimulatedLauncher:
     def _driver_output(self) -> float:
         """Signed motor speed from the driver inputs (a stopped or braked bridge gives 0)."""
         level = {role: float(pin.state) for role, pin in self._motor_pins.items()}
-        return DRIVERS[self.profile.motor.driver].speed(level)
+        driver = self.profile.motor.driver
+        if driver == "hbridge":
+            return (level["forward"] - level["backward"]) * level.get("enable", 1.0)
+        if driver == "phase_enable":
+            return -level["enable"] if level["phase"] else level["enable"]
+        return level["pin"]
 
     # --- physics thread ---
 
     def _run(self) -> None:
         while not self._closed:
             self._wake.clear()
-            with self._machine():
+            with self._lock:
                 now = self._catch_up()
                 self._maybe_noise(now)
                 timeout = self._next_event_in(now)
@@ -464,21 +446,14 @@ class SimulatedLauncher:
                 self._catch_up()
             finally:
                 self._lock.release()
-            self._deferred.deliver()
-
-    @contextlib.contextmanager
-    def _machine(self) -> Iterator[None]:
-        """Hold the machine; the edges it made reach their callbacks once it is let go."""
-        with self._lock:
-            yield
-        self._deferred.deliver()
 
     def _catch_up(self) -> float:
         """Move the machine to now (from the physics thread, or before a pin read)."""
-        with self._machine():
+        with self._lock:
             if self._closed:
                 return self._clock()
-            changes, self._changes = self._changes, []
+            with self._changes_lock:
+                changes, self._changes = self._changes, []
             for t, speed in changes:
                 self._advance(t)
                 self.speed = speed
@@ -519,6 +494,13 @@ class SimulatedLauncher:
             self._t += needed
             self._pos = target
             self._cross(rate, self._t)
+            self._apply_changes_made_at(self._t)
+
+    def _apply_changes_made_at(self, t: float) -> None:
+        """Motor changes the edge at `t` caused through its callbacks take effect at `t`."""
+        with self._changes_lock:
+            while self._changes and self._changes[0][0] <= t:
+                _, self.speed = self._changes.pop(0)
 
     def _boundary(self, rate: float) -> float:
         gap = self.options.gap_mm
@@ -565,7 +547,11 @@ class SimulatedLauncher:
 
     def _drive_beam(self, blocked: bool, t: float) -> None:
         high = blocked == (self.profile.beam.blocked == "high")
-        self._beam.drive(high, t)
+        self._edge_at = t
+        try:
+            self._beam.drive(high, t)
+        finally:
+            self._edge_at = None
 
     def _next_event_in(self, now: float) -> float | None:
         rate = self._rate()

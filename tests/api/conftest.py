@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -11,7 +10,6 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from controller.config import Config, ServiceConfig, TableConfig
-from controller.store import Store
 from controller.table.service import TableService
 from web_ui.app import create_app
 
@@ -50,17 +48,10 @@ class Tablet:
 
 
 @pytest.fixture
-def table(store: Store) -> Iterator[TableService]:
-    service = TableService(store).start()
-    yield service
-    service.stop()
-
-
-@pytest.fixture
-def app(table: TableService, tmp_path: Path) -> Flask:
-    service = ServiceConfig(data_dir=str(tmp_path), admin_password=ADMIN_PASSWORD)
-    config = Config(table=TableConfig(pin="1234"), service=service)
-    flask_app = create_app(table, config, secret_key="test-secret")
+def app(service: TableService, tmp_path: Path) -> Flask:
+    settings = ServiceConfig(data_dir=str(tmp_path), admin_password=ADMIN_PASSWORD)
+    config = Config(table=TableConfig(pin="1234"), service=settings)
+    flask_app = create_app(service, config, secret_key="test-secret")
     flask_app.config["TESTING"] = True
     return flask_app
 

@@ -145,8 +145,8 @@ def test_language_is_per_tablet(app: Flask, tablet: Tablet) -> None:
     assert tablet.post("/api/session/language", {"language": "fr"}).status_code == 400
 
 
-def test_admin_is_disabled_without_a_password(table: TableService) -> None:
-    tablet = Tablet(create_app(table, Config(), secret_key="k").test_client())
+def test_admin_is_disabled_without_a_password(service: TableService) -> None:
+    tablet = Tablet(create_app(service, Config(), secret_key="k").test_client())
     response = tablet.post("/api/session/admin", {"password": ""})
     assert response.status_code == 403 and "admin_password" in response.get_json()["error"]
 
@@ -210,12 +210,14 @@ def test_changing_the_table_pin_locks_the_other_tablets(app: Flask, playing: Tab
     assert other.unlock("86420").status_code == 200
 
 
-def test_table_settings_survive_a_restart(app: Flask, playing: Tablet, table: TableService) -> None:
+def test_table_settings_survive_a_restart(
+    app: Flask, playing: Tablet, service: TableService
+) -> None:
     assert playing.admin().status_code == 200
     assert playing.post("/api/settings/pin", {"pin": "5555"}).status_code == 200
     assert playing.post("/api/settings/language", {"language": "zh-CN"}).status_code == 200
     assert playing.post("/api/settings/language", {"language": "xx"}).status_code == 400
-    again = create_app(table, Config(), secret_key="test-secret")
+    again = create_app(service, Config(), secret_key="test-secret")
     tablet = Tablet(again.test_client())
     assert tablet.get("/api/session").get_json()["language"] == "zh-CN"
     assert tablet.unlock("1234").status_code == 403

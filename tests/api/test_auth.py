@@ -14,6 +14,7 @@ from controller.config import Config, ServiceConfig, TableConfig
 from controller.sections import ConfigError
 from controller.store import Store
 from controller.table.service import TableService
+from tests.waiting import FakeClock
 from web_ui import security
 from web_ui.app import create_app
 from web_ui.errors import TooMany
@@ -21,18 +22,10 @@ from web_ui.errors import TooMany
 from .conftest import ADMIN_PASSWORD, SETUP, Tablet
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-def clock(app: Flask) -> Clock:
+def clock(app: Flask) -> FakeClock:
     """Wrong guesses counted on a clock the test turns."""
-    fake = Clock()
+    fake = FakeClock()
     app.extensions["pin_guard"] = security.Guard("PIN", fake)
     app.extensions["password_guard"] = security.Guard("password", fake)
     return fake
@@ -71,7 +64,7 @@ def test_roles_players_play_and_set_up_the_admin_changes_settings(playing: Table
     assert playing.post("/api/settings/language", {"language": "zh-CN"}).status_code == 200
 
 
-def test_admin_grant_ends_with_the_password(app: Flask, table: TableService) -> None:
+def test_admin_grant_ends_with_the_password(app: Flask, service: TableService) -> None:
     tablet = Tablet(app.test_client())
     assert tablet.admin().status_code == 200
     assert tablet.get("/api/session").get_json()["admin"] is True
@@ -80,7 +73,7 @@ def test_admin_grant_ends_with_the_password(app: Flask, table: TableService) -> 
 
     def restarted(password: str) -> Tablet:
         config = Config(service=ServiceConfig(admin_password=password))
-        again = create_app(table, config, secret_key="test-secret").test_client()
+        again = create_app(service, config, secret_key="test-secret").test_client()
         again.set_cookie("session", cookie.value)
         return Tablet(again)
 
@@ -117,30 +110,30 @@ def test_a_new_pin_locks_the_others_and_keeps_the_admin(app: Flask, playing: Tab
 # ------------------------------------------------------------------ guessing
 
 
-def test_wrong_pins_are_limited_across_all_addresses(app: Flask, clock: Clock) -> None:
+def test_wrong_pins_are_limited_across_all_addresses(app: Flask, clock: FakeClock) -> None:
     statuses = attack(app, 300)
     assert statuses == {403: security.FREE, 429: 300 - security.FREE}
     waited = from_address(app, "127.9.9.9").unlock("0000")
     assert waited.status_code == 429
-    clock.now += int(waited.headers["Retry-After"])
+    clock.advance(int(waited.headers["Retry-After"]))
     assert attack(app, 50) == {403: 1, 429: 49}  # one more guess, then a longer wait
 
 
 def test_guessing_a_four_digit_pin_takes_longer_than_a_week() -> None:
     """The best attacker: as many addresses as it likes, each guess sent the moment the
     guard would evaluate it, for a week."""
-    clock = Clock()
+    clock = FakeClock()
     guard, evaluated, week = security.Guard("PIN", clock), 0, clock.now + 7 * 24 * 3600
     while clock.now < week:
         try:
             assert not guard.evaluate(None, lambda: False)
             evaluated += 1
         except TooMany as error:
-            clock.now += error.retry_after
+            clock.advance(error.retry_after)
     assert evaluated < 1000  # a tenth of the 10,000 PINs: on average 5 weeks and more
 
 
-def test_unlocked_tablets_are_not_locked_out_by_an_attack(app: Flask, clock: Clock) -> None:
+def test_unlocked_tablets_are_not_locked_out_by_an_attack(app: Flask, clock: FakeClock) -> None:
     player = Tablet(app.test_client())
     assert player.unlock().status_code == 200
     assert player.post("/api/setup", {"setup": SETUP}).status_code == 200
@@ -155,7 +148,7 @@ def test_unlocked_tablets_are_not_locked_out_by_an_attack(app: Flask, clock: Clo
     assert refused.status_code == 429 and "Retry-After" in refused.headers
 
 
-def test_a_known_tablets_own_wrong_guesses_are_limited(app: Flask, clock: Clock) -> None:
+def test_a_known_tablets_own_wrong_guesses_are_limited(app: Flask, clock: FakeClock) -> None:
     tablet = Tablet(app.test_client())
     assert tablet.unlock().status_code == 200
     assert tablet.post("/session/lock").status_code == 200
@@ -164,7 +157,7 @@ def test_a_known_tablets_own_wrong_guesses_are_limited(app: Flask, clock: Clock)
     assert Tablet(app.test_client()).unlock().status_code == 200  # others are not affected
 
 
-def test_admin_passwords_are_limited_like_pins(app: Flask, clock: Clock) -> None:
+def test_admin_passwords_are_limited_like_pins(app: Flask, clock: FakeClock) -> None:
     codes = [from_address(app, f"127.1.0.{n}").admin(f"guess {n}").status_code
              for n in range(1, 40)]  # fmt: skip
     assert codes.count(403) == security.FREE and codes.count(429) == 39 - security.FREE
@@ -183,10 +176,10 @@ def test_the_pin_is_stored_hashed(app: Flask, playing: Tablet, store: Store) -> 
     assert not any("86420" in value for _, value in rows)
 
 
-def test_a_pin_kept_in_plain_text_is_hashed_and_blanked(table: TableService) -> None:
-    table.store.set_setting("table_pin", "97531")
-    tablet = Tablet(create_app(table, Config(), secret_key="k").test_client())
-    assert table.store.setting("table_pin") == ""
+def test_a_pin_kept_in_plain_text_is_hashed_and_blanked(service: TableService) -> None:
+    service.store.set_setting("table_pin", "97531")
+    tablet = Tablet(create_app(service, Config(), secret_key="k").test_client())
+    assert service.store.setting("table_pin") == ""
     assert tablet.unlock("1234").status_code == 403
     assert tablet.unlock("97531").status_code == 200
 
@@ -205,26 +198,26 @@ def test_full_width_digits_never_unlock(tablet: Tablet) -> None:
     assert tablet.get("/api/session").get_json()["unlocked"] is False
 
 
-def test_the_database_is_readable_by_its_owner_only(table: TableService) -> None:
-    os.chmod(table.store.path, 0o644)
-    backup = table.store.path.with_name("uno-attack.db.v1.bak")
+def test_the_database_is_readable_by_its_owner_only(service: TableService) -> None:
+    os.chmod(service.store.path, 0o644)
+    backup = service.store.path.with_name("uno-attack.db.v1.bak")
     backup.write_bytes(b"")
     os.chmod(backup, 0o644)
-    create_app(table, Config(), secret_key="k")
-    for path in Path(table.store.path).parent.glob("uno-attack.db*"):
+    create_app(service, Config(), secret_key="k")
+    for path in Path(service.store.path).parent.glob("uno-attack.db*"):
         assert stat.S_IMODE(path.stat().st_mode) & 0o077 == 0, path
 
 
 def test_default_credentials_warn_at_start(
-    table: TableService, caplog: pytest.LogCaptureFixture
+    service: TableService, caplog: pytest.LogCaptureFixture
 ) -> None:
-    create_app(table, Config(service=ServiceConfig(admin_password="x")), secret_key="k")
+    create_app(service, Config(service=ServiceConfig(admin_password="x")), secret_key="k")
     said = caplog.text
     assert "still the default one" in said and "shorter than 8" in said
     caplog.clear()
     strong = Config(table=TableConfig(pin="86420"),
                     service=ServiceConfig(admin_password="a long password"))  # fmt: skip
-    create_app(table, strong, secret_key="k")
+    create_app(service, strong, secret_key="k")
     assert "WARNING" not in caplog.text
 
 
@@ -238,7 +231,7 @@ def test_default_credentials_warn_on_the_setup_page(playing: Tablet, app: Flask)
 # ------------------------------------------------------------------ the log names the tablet
 
 
-def test_the_log_names_the_tablet(app: Flask, playing: Tablet, table: TableService) -> None:
+def test_the_log_names_the_tablet(app: Flask, playing: Tablet, service: TableService) -> None:
     other = Tablet(app.test_client())
     assert other.unlock().status_code == 200
     assert other.post("/api/session/name", {"name": "Kitchen"}).status_code == 200

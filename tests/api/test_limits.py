@@ -5,13 +5,11 @@ anything."""
 from __future__ import annotations
 
 import http.client
-from collections.abc import Iterator
 
 import pytest
 from flask import Flask
 
 from controller.store import Store
-from tests.serving import serve
 from web_ui.limits import MAX_BODY, MAX_DEPTH, depth
 
 from .conftest import Tablet
@@ -68,13 +66,6 @@ def test_limits_bad_last_event_id_is_400(tablet: Tablet, raw: str) -> None:
     assert answer.status_code == 400 and "Last-Event-ID" in answer.get_json()["error"]
     answer = tablet.client.get(f"/api/events?last={raw}")
     assert answer.status_code == 400
-
-
-@pytest.fixture
-def port(app: Flask) -> Iterator[int]:
-    url, stop = serve(app)
-    yield int(url.rsplit(":", 1)[1])
-    stop()
 
 
 @pytest.mark.parametrize("raw", ["%C2%B2", "1" * 40])

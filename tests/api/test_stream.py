@@ -5,31 +5,28 @@ from __future__ import annotations
 
 import http.client
 import json
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from controller.table.service import TableService
-from tests.serving import serve
 
 from .conftest import SETUP
 
 
 @pytest.fixture
-def server(app: Flask) -> Iterator[int]:
+def app(app: Flask) -> Flask:
+    """The scoreboard app with a quick heartbeat (read when the server starts)."""
     app.config["SSE_HEARTBEAT"] = 0.2
-    url, stop = serve(app)
-    yield int(url.rsplit(":", 1)[1])
-    stop()
+    return app
 
 
 class Stream:
     """An SSE client on a raw HTTP connection."""
 
     def __init__(self, port: int, last: int | None = None) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
         headers = {} if last is None else {"Last-Event-ID": str(last)}
         self.connection.request("GET", "/api/events", headers=headers)
         self.response = self.connection.getresponse()
@@ -57,12 +54,12 @@ class Stream:
         self.connection.close()
 
 
-def test_stream_sends_a_snapshot_then_records(server: int, table: TableService) -> None:
-    stream = Stream(server)
+def test_stream_sends_a_snapshot_then_records(port: int, service: TableService) -> None:
+    stream = Stream(port)
     try:
         first = stream.next()
         assert first["event"] == "snapshot" and "id" not in first
-        record = table.submit({"type": "setup", "setup": SETUP})
+        record = service.submit({"type": "setup", "setup": SETUP})
         message = stream.next()
         assert message["event"] == "record" and message["id"] == record.seq
         assert message["data"]["events"][0]["type"] == "MatchStarted"
@@ -71,8 +68,8 @@ def test_stream_sends_a_snapshot_then_records(server: int, table: TableService) 
         stream.close()
 
 
-def test_stream_sends_heartbeats(server: int) -> None:
-    stream = Stream(server)
+def test_stream_sends_heartbeats(port: int) -> None:
+    stream = Stream(port)
     try:
         stream.next()
         assert stream.next(comments=True) == {"comment": ": keep-alive"}
@@ -80,11 +77,11 @@ def test_stream_sends_heartbeats(server: int) -> None:
         stream.close()
 
 
-def test_reconnecting_tablet_resumes_from_last_event_id(server: int, table: TableService) -> None:
-    first = table.submit({"type": "setup", "setup": SETUP})
+def test_reconnecting_tablet_resumes_from_last_event_id(port: int, service: TableService) -> None:
+    first = service.submit({"type": "setup", "setup": SETUP})
     turn_up = {"type": "action", "action": {"type": "TurnUp", "card": "R5"}}
-    missed = [table.submit({"type": "deal"}), table.submit(turn_up)]
-    stream = Stream(server, last=first.seq)
+    missed = [service.submit({"type": "deal"}), service.submit(turn_up)]
+    stream = Stream(port, last=first.seq)
     try:
         resumed = [stream.next(), stream.next()]
         assert [m["id"] for m in resumed] == [r.seq for r in missed]
@@ -95,12 +92,12 @@ def test_reconnecting_tablet_resumes_from_last_event_id(server: int, table: Tabl
         stream.close()
 
 
-def test_many_tablets_see_the_same_records(server: int, table: TableService) -> None:
-    streams = [Stream(server) for _ in range(10)]
+def test_many_tablets_see_the_same_records(port: int, service: TableService) -> None:
+    streams = [Stream(port) for _ in range(10)]
     try:
         for stream in streams:
             stream.next()
-        record = table.submit({"type": "setup", "setup": SETUP})
+        record = service.submit({"type": "setup", "setup": SETUP})
         assert {stream.next()["id"] for stream in streams} == {record.seq}
     finally:
         for stream in streams:

@@ -12,13 +12,13 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from controller.stops import FILE, describe, last_stop, record_stop
+from tests.waiting import wait_until
 
 from .test_sdnotify import FakeSystemd
 
@@ -61,15 +61,13 @@ def systemd(tmp_path: Path) -> Iterator[FakeSystemd]:
     fake.close()
 
 
-def status_line(systemd: FakeSystemd, prefix: str, timeout: float = 60.0) -> str:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        for _, message in list(systemd.messages):
-            for line in message.splitlines():
-                if line.startswith(prefix):
-                    return line
-        time.sleep(0.02)
-    raise AssertionError(f"no {prefix!r} in {systemd.messages}")
+def status_line(systemd: FakeSystemd, prefix: str) -> str:
+    def found() -> str | None:
+        lines = [line for _, message in list(systemd.messages) for line in message.splitlines()]
+        return next((line for line in lines if line.startswith(prefix)), None)
+
+    wait_until(lambda: found() is not None, f"systemd heard {prefix!r}")
+    return found() or ""
 
 
 def test_restarted_service_status_says_why(tmp_path: Path, systemd: FakeSystemd) -> None:

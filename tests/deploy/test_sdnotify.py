@@ -20,6 +20,7 @@ import pytest
 from controller.sdnotify import Notifier, Watchdog, watchdog_interval
 from controller.store import Store
 from controller.table.service import TableService
+from tests.waiting import wait_until
 
 
 class FakeSystemd:
@@ -43,14 +44,24 @@ class FakeSystemd:
                 continue
             self.messages.append((time.monotonic(), data.decode()))
 
-    def wait_for(self, text: str, timeout: float = 20.0) -> float:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            for at, message in list(self.messages):
-                if text in message.splitlines():
-                    return at
-            time.sleep(0.02)
-        raise AssertionError(f"systemd never heard {text!r}: {self.messages}")
+    def wait_for(self, text: str) -> float:
+        """When systemd first heard `text` (waiting for it if need be)."""
+
+        def heard() -> float | None:
+            return next((at for at, m in list(self.messages) if text in m.splitlines()), None)
+
+        wait_until(lambda: heard() is not None, f"systemd heard {text!r}")
+        return heard() or 0.0
+
+    def wait_for_after(self, mark: str, text: str) -> None:
+        """Wait until `text` is heard after `mark` (both already or later)."""
+
+        def heard() -> bool:
+            messages = [message.splitlines() for _, message in list(self.messages)]
+            after = next((i for i, lines in enumerate(messages) if mark in lines), None)
+            return after is not None and any(text in lines for lines in messages[after + 1 :])
+
+        wait_until(heard, f"{text!r} after {mark!r}")
 
     def pings(self) -> list[float]:
         return [at for at, message in self.messages if "WATCHDOG=1" in message.splitlines()]
@@ -106,24 +117,31 @@ def test_watchdog_pings_at_half_the_interval() -> None:
 
 
 def test_no_watchdog_while_the_owner_loop_is_blocked(tmp_path: Path, systemd: FakeSystemd) -> None:
+    marks = Notifier({"NOTIFY_SOCKET": systemd.address})
+
+    def stuck() -> None:
+        """The owner loop is stuck for 1.5 s, between two marks in systemd's queue (the
+        datagrams are queued in the order they were sent)."""
+        marks.send("MARK=stuck")
+        time.sleep(1.5)  # the stimulus: three watchdog intervals without a tick
+        marks.send("MARK=free")
+
     with Store(tmp_path / "log.db") as store:
         service = TableService(store)
         watchdog = Watchdog(Notifier({"NOTIFY_SOCKET": systemd.address}), 0.4)
         service.on_tick.append(watchdog.tick)
         service.start()
         try:
-            time.sleep(1.0)
-            blocked_at = time.monotonic()
-            service.call(lambda: time.sleep(1.5))  # the owner loop is stuck for 1.5 s
-            unblocked_at = time.monotonic()
-            time.sleep(0.6)
+            wait_until(lambda: len(systemd.pings()) >= 3, "the owner loop feeds the watchdog")
+            service.call(stuck, timeout=60)
+            systemd.wait_for("MARK=free")
+            systemd.wait_for_after("MARK=free", "WATCHDOG=1")  # fed again once it is free
         finally:
             service.stop()
-    pings = systemd.pings()
-    assert len([p for p in pings if p < blocked_at]) >= 3
-    during = [p for p in pings if blocked_at + 0.1 < p < unblocked_at - 0.1]
-    assert during == []
-    assert any(p >= unblocked_at for p in pings)
+        marks.close()
+    heard = [message for _, message in systemd.messages]
+    while_stuck = heard[heard.index("MARK=stuck") : heard.index("MARK=free")]
+    assert not any("WATCHDOG=1" in message.splitlines() for message in while_stuck)
 
 
 def test_service_says_ready_once_http_answers(tmp_path: Path, systemd: FakeSystemd) -> None:
@@ -143,10 +161,8 @@ def test_service_says_ready_once_http_answers(tmp_path: Path, systemd: FakeSyste
         systemd.wait_for("READY=1")
         with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5) as answer:
             assert answer.status == 200
-        first = systemd.wait_for("WATCHDOG=1")
-        time.sleep(2.2)
-        pings = [p for p in systemd.pings() if p >= first]
-        assert 3 <= len(pings) <= 8  # about every 0.5 s for a 1 s watchdog
+        systemd.wait_for("WATCHDOG=1")
+        wait_until(lambda: len(systemd.pings()) >= 3, "the watchdog fed again and again")
         assert any(m.startswith("STATUS=") for _, m in systemd.messages)
     finally:
         process.send_signal(signal.SIGTERM)

@@ -39,7 +39,7 @@ ARGS = [
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "browser"
 PIN = "1234"
 ADMIN_PASSWORD = "let-me-in"
-TIMEOUT_MS = 15_000
+TIMEOUT_MS = 60_000  # a safety net for a busy machine: every wait is for a condition
 SETUP: dict[str, Any] = {"players": ["Ann", "Bob", "Cy"], "game": "attack", "seed": 3}
 
 TABLET = {"width": 1280, "height": 800}
@@ -138,6 +138,13 @@ class Table:
 def open_page(page: Any, path: str) -> None:
     """Go to `path` and wait until the page's scripts answer taps."""
     page.goto(path)
+    wait_ready(page)
+
+
+def wait_ready(page: Any) -> None:
+    """Wait until the page now shown answers taps: a tap before its scripts run would submit a
+    form natively (a reload that loses it) or do nothing at all."""
+    page.wait_for_load_state()
     page.wait_for_selector("html[data-ready=true]", state="attached")
 
 
@@ -210,14 +217,6 @@ def demo_table(browser: Any, tmp_path: Path) -> Iterator[Table]:
 def idle_demo_table(browser: Any, tmp_path: Path) -> Iterator[Table]:
     """A demo table whose bots set up a match and then sit still."""
     yield from _table(browser, tmp_path, demo_pace=3600.0)
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT_MS / 1000) -> None:
-    """Wait for the table (not the page) to reach a state; fail after `timeout` seconds."""
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, "the table never reached the state waited for"
-        time.sleep(0.02)
 
 
 def shoot(page: Any, name: str) -> Path:

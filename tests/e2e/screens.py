@@ -23,9 +23,10 @@ from controller.launcher.sim import SimOptions
 from controller.store import Store
 from controller.table.service import TableService
 from tests.serving import serve
+from tests.waiting import wait_until
 from web_ui.app import create_app
 
-from .conftest import ARGS, CHROMIUM, PIN, SETUP, wait_until
+from .conftest import ARGS, CHROMIUM, PIN, SETUP
 
 SIZES = {"tablet-landscape": (1024, 768), "tablet-portrait": (768, 1024), "phone": (390, 844)}
 LANGUAGES = ("en", "zh-CN")

@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, PORTRAIT, TABLET, Table, shoot, wait_until
+from tests.waiting import wait_until
+
+from .conftest import PHONE, PORTRAIT, TABLET, Table, shoot
 
 pytestmark = pytest.mark.browser
 

@@ -21,8 +21,9 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.launcher.policy import ScriptedPolicy
+from tests.waiting import wait_until
 
-from .conftest import PHONE, TABLET, Table, _table, open_page, shoot, wait_until
+from .conftest import PHONE, TABLET, Table, _table, open_page, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -191,7 +192,9 @@ def test_demo_leaves_a_table_people_set_up_alone(
     page.once("dialog", lambda dialog: answer(dialog, yes=False))
     page.click("#setup-form button[type=submit]")
     expect(page.locator("#setup-form")).to_be_visible()
-    page.wait_for_function("() => true")  # the page has run on: the question came and went
+    # The page asks only after it has read the table's state; Playwright runs the handler
+    # while the test calls into it, hence the short waits on the page inside the poll.
+    wait_until(lambda: page.wait_for_timeout(10) or bool(questions), "the page asked")
     assert questions and "A match is in progress (Ada, 小明, Bo, Lin" in questions[0]
     assert table.state()["setup"]["players"][0] == "Ada"  # "no" keeps the bots' match
 
@@ -258,7 +261,7 @@ def test_fast_demo_plays_match_after_match_without_a_stall(browser: Any, tmp_pat
     port = free_port()
     process = Process("--demo", "--demo-speed", "40", "--port", str(port), data_dir=tmp_path)
     try:
-        wait_until(lambda: any(line.startswith("Demo:") for line in process.lines), 60)
+        wait_until(lambda: any(line.startswith("Demo:") for line in process.lines), timeout=60)
         urls = [line.split(": ", 1)[1] for line in process.lines if line.startswith("Scoreboard:")]
         assert urls[0] == f"http://localhost:{port}/"  # the first address works here
         banner = " ".join(process.lines)
@@ -298,7 +301,7 @@ def watch_table(state_now: Any, *, matches: int, on_state: Any = lambda state: N
     deadline = time.monotonic() + 600
     while len(ended) < matches:
         assert time.monotonic() < deadline, f"only {len(ended)} matches ended in 10 minutes"
-        wait_until(lambda: state_now()["seq"] != seen["seq"], 30)
+        wait_until(lambda: state_now()["seq"] != seen["seq"])
         state = state_now()
         seen["seq"] = state["seq"]
         if state.get("match_over"):

@@ -16,6 +16,7 @@ from .conftest import (
     open_house_rules,
     open_page,
     shoot,
+    wait_ready,
 )
 
 pytestmark = pytest.mark.browser
@@ -33,7 +34,8 @@ def test_pin_flow_wrong_then_right(table: Table) -> None:
 
     page.fill("#pin-input", PIN)
     page.click("#pin-form button[type=submit]")
-    expect(page.locator("#lock")).to_be_visible()
+    expect(page.locator("#lock")).to_be_visible()  # the page reloaded, unlocked
+    wait_ready(page)
     expect(page.locator('#plays button[data-card="R7"]')).to_be_visible()
 
     page.click("#lock")
@@ -45,6 +47,8 @@ def test_setup_page_sets_up_a_table(table: Table) -> None:
     page = table.tablet()
     expect(page.locator("#empty-panel")).to_contain_text("No match is set up yet.")
     page.click("#empty-panel a")
+    page.wait_for_url("**/setup")
+    wait_ready(page)
     expect(page.locator("#pin-form")).to_be_visible()  # set-up needs the PIN
     page.fill("#pin-input", PIN)
     page.click("#pin-form button[type=submit]")
@@ -86,7 +90,7 @@ def test_setup_page_sets_up_a_table(table: Table) -> None:
 
 def test_setup_refusal_is_shown_in_words(table: Table) -> None:
     page = table.tablet(unlocked=True)
-    page.goto("/setup")
+    open_page(page, "/setup")
     expect(page.locator("#setup-form[data-ready=true]")).to_be_visible()
     names = page.locator(".setup-player input")
     names.nth(0).fill("Ann")
@@ -148,7 +152,7 @@ def test_score_only_table_enters_rounds_to_the_match_end(table: Table) -> None:
 
 def test_admin_page_logs_in_and_shows_the_launcher(table: Table) -> None:
     page: Any = table.tablet()
-    page.goto("/admin")
+    open_page(page, "/admin")
     page.fill("#admin-password", "nope")
     page.click("#admin-form button[type=submit]")
     expect(page.locator("#message")).to_have_text("Wrong password.")
@@ -185,7 +189,9 @@ def test_setup_changes_the_table_pin_and_locks_other_tablets(table: Table) -> No
     first.fill("#new-pin", "97531")
     first.click("#change-pin")
     expect(first.locator("#table-settings")).to_be_visible()
+    expect(first.locator("#new-pin")).to_have_value("")  # cleared once the table took it
     second.reload()
+    wait_ready(second)
     expect(second.locator("#pin-form")).to_be_visible()  # the old PIN no longer unlocks it
     second.fill("#pin-input", "97531")
     second.click("#pin-form button[type=submit]")

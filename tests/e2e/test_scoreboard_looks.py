@@ -16,9 +16,10 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.launcher.policy import ScriptedPolicy
+from tests.waiting import wait_until
 from web_ui.addresses import lan_addresses
 
-from .conftest import PHONE, TABLET, Table, _table, open_house_rules, wait_until
+from .conftest import PHONE, TABLET, Table, _table, open_house_rules
 
 pytestmark = pytest.mark.browser
 

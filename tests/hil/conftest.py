@@ -10,7 +10,6 @@ reason. The pin factory is always set explicitly, never left to gpiozero's fallb
 from __future__ import annotations
 
 import os
-import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from typing import Any
@@ -22,6 +21,7 @@ from controller.launcher import Launcher, PinProfile, open_launcher
 from controller.launcher.board import SerialLauncher
 from controller.launcher.factory import on_raspberry_pi
 from controller.launcher.pins import Calibration
+from tests.waiting import wait_until
 
 from .jig import Jig, JigWiring, load_jig, mock_jig_factory
 
@@ -84,16 +84,11 @@ def jig_profile(wiring: JigWiring) -> PinProfile:
     return profile.with_press(long_press_ms=200.0, stuck_ms=500.0)
 
 
-def _settle(launcher: Launcher, timeout: float = 10.0) -> None:
+def _settle(launcher: Launcher) -> None:
     """Wait until the launcher has seen the jig close the lid (its input thread is async)."""
-    end = time.monotonic() + timeout
-    while launcher.fault is not None and time.monotonic() < end:
-        time.sleep(0.005)
-    assert launcher.fault is None, f"the launcher did not settle: {launcher.fault}"
+    wait_until(lambda: launcher.fault is None, "the launcher settled")
     if isinstance(launcher, SerialLauncher):  # the board debounces the lid on its own too
-        while launcher.devices.lid_open and time.monotonic() < end:
-            time.sleep(0.005)
-        assert not launcher.devices.lid_open, "the launcher board still sees the lid open"
+        wait_until(lambda: not launcher.devices.lid_open, "the launcher board sees the lid shut")
 
 
 @pytest.fixture(params=["mock", "fake-serial", pytest.param("real", marks=pytest.mark.hil_real)])

@@ -79,13 +79,16 @@ class _Generator:
         while True:
             self.lines.refresh(0.001)
             now = time.monotonic()
-            if self.stopped or self.lines.reversing():
+            if self.stopped:
                 return None
-            if self.lines.running():
-                if moved + (now - last) >= seconds:
-                    return last + (seconds - moved)
-                moved += now - last
-                self._maybe_spike(now - last)
+            for start, end, (forward, backward) in self.lines.spans(last, now):
+                if backward and not forward:
+                    return None
+                if forward and not backward:
+                    if moved + (end - start) >= seconds:
+                        return start + (seconds - moved)
+                    moved += end - start
+                    self._maybe_spike(end - start)
             last = now
 
     def _maybe_spike(self, dt: float) -> None:
@@ -101,7 +104,7 @@ class _PipeLines:
 
     def __init__(self, conn: Connection, levels: Any, generator: _Generator | None = None) -> None:
         self.conn, self.levels = conn, levels
-        self.motor = (False, False)
+        self.motor: list[tuple[float, tuple[bool, bool]]] = [(0.0, (False, False))]
         self.blocked = False
         self.generator = generator
 
@@ -109,18 +112,23 @@ class _PipeLines:
         while self.conn.poll(timeout):
             message = self.conn.recv()
             timeout = 0.0
-            if message[0] == "motor":
-                self.motor = message[1], message[2]
+            if message[0] == "motor":  # stamped when the line changed, however late it is read
+                self.motor.append((message[3], (message[1], message[2])))
             elif message[0] == "stop" and self.generator is not None:
                 self.generator.stopped = True
 
-    def running(self) -> bool:
-        forward, backward = self.motor
-        return forward and not backward
-
-    def reversing(self) -> bool:
-        forward, backward = self.motor
-        return backward and not forward
+    def spans(self, since: float, until: float) -> list[tuple[float, float, tuple[bool, bool]]]:
+        """The motor lines' levels from `since` to `until`, as (start, end, levels): a card
+        stops when the motor did, not when this process got round to hearing of it."""
+        while len(self.motor) > 1 and self.motor[1][0] <= since:
+            del self.motor[0]
+        spans = []
+        for i, (at, levels) in enumerate(self.motor):
+            end = min(until, self.motor[i + 1][0]) if i + 1 < len(self.motor) else until
+            start = max(since, at)
+            if start < end:
+                spans.append((start, end, levels))
+        return spans
 
     def beam(self, blocked: bool, at: float | None = None) -> None:
         self.blocked = blocked
@@ -157,11 +165,9 @@ class _RealLines:
     def refresh(self, timeout: float) -> None:
         time.sleep(timeout)
 
-    def running(self) -> bool:
-        return self._levels() == (True, False)
-
-    def reversing(self) -> bool:
-        return self._levels() == (False, True)
+    def spans(self, since: float, until: float) -> list[tuple[float, float, tuple[bool, bool]]]:
+        """The motor lines as they read now (a real pin read is never late)."""
+        return [(since, until, self._levels())]
 
     def _levels(self) -> tuple[bool, bool]:
         """A PWM line toggles: a line is on if it reads high at any moment in 4 ms."""
@@ -237,7 +243,7 @@ class CardFeeder:
     def _send_motor(self, *_: object) -> None:
         with self._sending:  # read under the lock: a stale reading never overtakes a new one
             if not self._stop.is_set():
-                self._conn.send(("motor", *self.jig.motor_levels()))
+                self._conn.send(("motor", *self.jig.motor_levels(), time.monotonic()))
 
     def _run_wire(self) -> None:
         """Mock jig: the generator's edges onto the wires, with their stamps."""

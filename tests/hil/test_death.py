@@ -23,9 +23,9 @@ from tests.dying_motor import (
     motor_running,
     slow_profile,
     spin,
-    wait_for,
 )
 from tests.kernel_gpio import KernelLines
+from tests.waiting import wait_until
 
 from .conftest import real_jig_available
 from .jig import Jig, load_jig
@@ -88,6 +88,6 @@ def test_hil_sigkill_mid_eject_leaves_the_motor_off(death_rig: DeathRig) -> None
         assert child.poll() is None, child.communicate()
         return death_rig.running()
 
-    assert wait_for(running), "the motor never started"
+    assert wait_until(running), "the motor never started"
     kill(child)
-    assert wait_for(death_rig.off, timeout=10), "a motor line is still driven after the kill"
+    assert wait_until(death_rig.off, timeout=10), "a motor line is still driven after the kill"

@@ -9,26 +9,15 @@ in bursts), shingled doubles, and spikes of motor noise on the beam and the butt
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 
 from controller.launcher import LauncherFault
 from controller.launcher.safeoff import safe_off
+from tests.waiting import wait_until
 
 from .conftest import Rig
 from .feeder import CardFeeder
-
-WAIT = 10.0
-
-
-def wait_until(condition, timeout: float = WAIT) -> bool:  # type: ignore[no-untyped-def]
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.005)
-    return bool(condition())
 
 
 def test_hil_motor_lines_off_at_rest(rig: Rig) -> None:

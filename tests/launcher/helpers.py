@@ -9,16 +9,16 @@ from typing import Any
 from gpiozero.pins.mock import MockFactory
 
 from controller.launcher import PinProfile, load_pin_profile
+from tests.waiting import WAIT
 
 SCALE = 0.25  # simulated cards run four times faster than real ones in these tests
-WAIT = 10.0  # seconds: generous, never a latency assertion
 
 
-def fast_profile(name: str = "hbridge", **ejector: Any) -> PinProfile:
-    """A shipped profile with its ejector times scaled to the fast simulator, but the jam window
-    and timeouts kept wide so a busy machine cannot fake a jam."""
+def fast_profile(name: str = "hbridge", scale: float = SCALE, **ejector: Any) -> PinProfile:
+    """A shipped profile with its ejector times scaled to the fast simulator (`scale`), but the
+    jam window and timeouts kept wide so a busy machine cannot fake a jam."""
     profile = load_pin_profile(name)
-    tuning = profile.ejector.scaled(SCALE)
+    tuning = profile.ejector.scaled(scale)
     wide = {
         "max_pulse_ms": 1000.0,
         "first_card_timeout_ms": 1500.0,
@@ -27,19 +27,6 @@ def fast_profile(name: str = "hbridge", **ejector: Any) -> PinProfile:
         "max_run_ms": 10_000.0,
     }
     return profile.with_ejector(**{**tuning.__dict__, **wide, **ejector})
-
-
-class FakeClock:
-    """A clock the test moves by hand, so timing is exact however busy the machine."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Recorder:

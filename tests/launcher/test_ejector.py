@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 
 import pytest
@@ -17,8 +16,9 @@ from controller.launcher import (
     LauncherStatus,
     load_pin_profile,
 )
+from tests.waiting import FakeClock, wait_until
 
-from .helpers import FakeClock, fast_profile, pin, states
+from .helpers import fast_profile, pin, states
 
 MakeLauncher = Callable[..., Launcher]
 
@@ -175,9 +175,7 @@ def test_eject_close_from_another_thread_leaves_motor_off(
     threading.Timer(0.2, launcher.close).start()
     result = launcher.eject(12)
     assert result.reason == "stopped"
-    deadline = time.monotonic() + 5
-    while not launcher.closed and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: launcher.closed, "the launcher closed")
     assert states(pin(mock_factory, 12))[-1] == 0.0
     with pytest.raises(LauncherClosed):
         launcher.eject(1)
@@ -272,15 +270,12 @@ def test_eject_lid_opened_mid_run_stops_and_refuses(
     result = launcher.eject(10)
     assert result.reason == "stopped" and "lid" in result.detail
     assert states(pin(mock_factory, 12))[-1] == 0.0
-    deadline = time.monotonic() + 10
-    while launcher.fault is None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: launcher.fault is not None, "the open lid is a fault")
     assert launcher.fault is not None and launcher.fault.kind == "lid_open"
     with pytest.raises(LauncherFault, match="lid"):
         launcher.eject(1)
     launcher.simulator.close_lid()
-    while launcher.fault is not None and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: launcher.fault is None, "the shut lid cleared the fault")
     assert launcher.eject(1).complete
 
 

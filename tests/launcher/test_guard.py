@@ -37,10 +37,10 @@ from tests.dying_motor import (
     slow_profile,
     spin,
     start,
-    wait_for,
     wait_running,
 )
 from tests.kernel_gpio import ENV, SPEC, KernelFactory, KernelLines
+from tests.waiting import wait_until
 
 
 @pytest.fixture
@@ -99,12 +99,12 @@ def test_guard_drives_every_motor_line_off_after_sigkill(
     wait_running(child, kernel, profile)
     driven = {gpio for _, gpio in profile.motor.lines if kernel.level(gpio) > 0}
     killed = kill(child)
-    assert wait_for(lambda: motor_off(kernel, profile)), motor_levels(kernel, profile)
+    assert wait_until(lambda: motor_off(kernel, profile)), motor_levels(kernel, profile)
     writes = guard_writes(kernel, child.pid, killed)
     assert {g for _, g, _ in writes} >= driven, "the guard turned off what was driven"
     assert all(value == 0.0 for _, _, value in writes), "the guard drove a line on"
     released = lambda: all(kernel.owner(gpio) == 0 for _, gpio in profile.motor.lines)  # noqa: E731
-    assert wait_for(released), "the guard claims every motor line, then releases it"
+    assert wait_until(released), "the guard claims every motor line, then releases it"
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
@@ -118,7 +118,7 @@ def test_guard_outlives_a_signal_to_the_whole_group_and_turns_the_motor_off(
     wait_running(child, kernel, profile)
     os.killpg(child.pid, sig)
     child.wait()
-    assert wait_for(lambda: motor_off(kernel, profile)), motor_levels(kernel, profile)
+    assert wait_until(lambda: motor_off(kernel, profile)), motor_levels(kernel, profile)
 
 
 def test_guard_that_cannot_start_stops_the_command(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -206,11 +206,11 @@ def test_guard_covers_every_command_that_can_move_the_motor(
     child = start(kernel, ["-c", CLI, *cli_command(command, path, tmp_path)])
     if command == "run":
         holds = lambda: kernel.owner(profile.motor.forward or 0) == child.pid  # noqa: E731
-        assert wait_for(lambda: child.poll() is None and holds()), child.communicate()
+        assert wait_until(lambda: child.poll() is None and holds()), child.communicate()
     else:
         wait_running(child, kernel, profile)
     killed = kill(child)
-    assert wait_for(lambda: motor_off(kernel, profile))
+    assert wait_until(lambda: motor_off(kernel, profile))
     released = lambda: all(kernel.owner(g) == 0 for _, g in profile.motor.lines)  # noqa: E731
-    assert wait_for(released), "no guard claimed the lines after the death"
+    assert wait_until(released), "no guard claimed the lines after the death"
     assert all(value == 0.0 for _, _, value in guard_writes(kernel, child.pid, killed))

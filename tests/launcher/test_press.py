@@ -26,8 +26,9 @@ from controller.launcher import (
     handle_press,
     open_launcher,
 )
+from tests.waiting import FakeClock, wait_until
 
-from .helpers import FakeClock, Recorder, fast_profile, pin, states
+from .helpers import Recorder, fast_profile, pin, states
 
 MakeLauncher = Callable[..., Launcher]
 
@@ -217,10 +218,8 @@ def test_feedback_shows_the_active_colour(
     launcher = make_launcher()
     launcher.show_colour(colour)
     expected = UNO_COLOURS.get(colour or "", (0.0, 0.0, 0.0))
-    deadline = time.monotonic() + 10
     rgb = [pin(mock_factory, n) for n in (22, 23, 24)]
-    while [float(p.state) for p in rgb] != list(expected) and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: [float(p.state) for p in rgb] == list(expected), "the LED shows it")
     assert [float(p.state) for p in rgb] == list(expected)
 
 
@@ -235,15 +234,12 @@ def test_feedback_fire_and_jam_drive_buzzer_and_led(
     launcher = make_launcher(jam_at=1)
     buzzer = pin(mock_factory, 25)
     launcher.eject(1)
-    deadline = time.monotonic() + 10
-    while len(buzzer.states) < 4 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: len(buzzer.states) >= 4, "the buzzer sounded")
     assert any(s.state for s in buzzer.states), "the buzzer sounded"
     assert launcher.feedback.latched == "jam"
     launcher.simulator.clear_jam()
     launcher.clear_fault()
-    while launcher.feedback.latched and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: not launcher.feedback.latched, "the jam light went out")
     assert launcher.feedback.latched is None
 
 
@@ -253,9 +249,7 @@ def test_feedback_active_buzzer_build(
     launcher = make_launcher(fast_profile("mosfet"))
     launcher.eject(1)
     buzzer = pin(mock_factory, 25)
-    deadline = time.monotonic() + 10
-    while not any(s.state for s in buzzer.states) and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: any(s.state for s in buzzer.states), "the buzzer sounded")
     assert any(s.state for s in buzzer.states)
 
 

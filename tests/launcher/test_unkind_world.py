@@ -4,6 +4,7 @@ cards shot out two at a time, and motor noise on the button and the beam."""
 from __future__ import annotations
 
 import random
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -13,7 +14,8 @@ from gpiozero.pins.mock import MockFactory
 
 from controller.launcher import Launcher, SimOptions, load_pin_profile, open_launcher
 from controller.launcher.errors import PinProfileError
-from controller.launcher.sim import EdgeDelay, _held_here
+from controller.launcher.sim import EdgeDelay
+from tests.waiting import wait_until
 
 from .helpers import Recorder, pin
 
@@ -31,9 +33,7 @@ def test_sim_delivers_edges_late_in_bursts_with_true_stamps(make_launcher: MakeL
     for _ in range(150):
         machine._spike("beam", time.monotonic())  # two edges a microsecond apart
         time.sleep(0.002)
-    deadline = time.monotonic() + 10
-    while len(stamps) < 300 and time.monotonic() < deadline:
-        time.sleep(0.01)
+    wait_until(lambda: len(stamps) >= 300, "every edge delivered")
     assert len(stamps) == 300
     delays = sorted(arrived - t for t, arrived in stamps)
     assert delays[len(delays) * 99 // 100] >= 0.05, "late edges: p99 tens of ms"
@@ -42,25 +42,27 @@ def test_sim_delivers_edges_late_in_bursts_with_true_stamps(make_launcher: MakeL
     assert bursts > 10, "several edges from different moments arrive together"
 
 
-def test_sim_never_calls_an_input_back_inside_its_own_lock(make_launcher: MakeLauncher) -> None:
-    """A callback may take a lock of its own (a launcher board's interrupt lock) that another
-    thread holds while it waits to change the motor: called inside the simulator's lock, the
-    two would wait for each other for ever."""
-    launcher = make_launcher(cards=20)
-    machine = launcher.simulator
-    inside: list[bool] = []
-    beam = launcher.devices.beam.device
-    counted = beam.on_edge
+def test_sim_motor_change_never_waits_for_the_machine(make_launcher: MakeLauncher) -> None:
+    """A launcher board changes the motor while it holds its interrupt lock, and the physics
+    holds the machine while it delivers a beam edge to that board's interrupt handler (which
+    takes the interrupt lock): a motor change that waited for the machine would wait for ever
+    (a full run once hung so)."""
+    machine = make_launcher().simulator
+    held, let_go, changed = threading.Event(), threading.Event(), threading.Event()
 
-    def on_edge(t: float, active: bool) -> None:
-        inside.append(_held_here(machine._lock))
-        counted(t, active)
+    def physics_delivering_an_edge() -> None:
+        with machine._lock:
+            held.set()
+            let_go.wait(120)
 
-    beam.on_edge = on_edge
-    machine.set_options(noise_per_second=200.0)  # spikes from the physics thread as well
-    result = launcher.eject(4)
-    assert result.ejected == 4 and len(inside) >= 8
-    assert not any(inside), "an edge reached its callback while the machine was locked"
+    threading.Thread(target=physics_delivering_an_edge, daemon=True).start()
+    held.wait(120)
+    try:
+        changer = threading.Thread(target=lambda: (machine._motor_changed(), changed.set()))
+        changer.start()
+        wait_until(changed.is_set, "a motor change while another thread holds the machine", 30)
+    finally:
+        let_go.set()
 
 
 @pytest.mark.parametrize("seed", [7, 8])

@@ -7,7 +7,7 @@ import json
 import os
 from typing import Any
 
-from tests.api.conftest import app, table  # noqa: F401 - a real table and its scoreboard app
+from tests.api.conftest import app  # noqa: F401 - the scoreboard app on a real table
 
 SOAK = os.environ.get("UNO_ATTACK_SOAK") == "1"
 

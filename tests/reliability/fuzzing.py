@@ -26,6 +26,7 @@ from controller.config import Config, ServiceConfig, TableConfig
 from controller.engine import Action
 from controller.store import Store
 from controller.table.service import TableService
+from tests.waiting import FakeClock
 from web_ui import security
 from web_ui.app import create_app
 
@@ -321,9 +322,9 @@ class Probe:
         config = Config(table=TableConfig(pin=PIN), service=service)
         self.app = create_app(self.table, config, secret_key="fuzz-secret")
         self.app.config["SSE_HEARTBEAT"] = 0.01
-        self.now = 0.0
+        self.clock = FakeClock(0.0)
         for name in ("pin_guard", "password_guard"):
-            self.app.extensions[name] = security.Guard(name, lambda: self.now)
+            self.app.extensions[name] = security.Guard(name, self.clock)
         self.clients = {role: self.app.test_client() for role in ROLES}
         self.csrf = {role: "" for role in ROLES}
         self.pin = PIN
@@ -340,7 +341,7 @@ class Probe:
     def log_in(self) -> None:
         """The player and the admin (again) hold their rights: a day later, so no earlier wrong
         guess of theirs stands in the way."""
-        self.now += security.FORGET
+        self.clock.advance(security.FORGET)
         for role in ROLES:
             client = self.clients[role]
             self.csrf[role] = client.get("/api/session").get_json()["csrf"]

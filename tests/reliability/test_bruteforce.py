@@ -18,6 +18,7 @@ from controller.config import Config, ServiceConfig, TableConfig
 from controller.store import Store
 from controller.table.service import TableService
 from tests.serving import serve
+from tests.waiting import FakeClock
 from web_ui import security
 from web_ui.app import create_app
 
@@ -28,24 +29,14 @@ ATTACKERS = int(os.environ.get("UNO_BRUTE_ADDRESSES", "300"))
 SETUP = {"players": ["Ann", "Bob", "Cy", "Di"], "game": "attack", "first_dealer": 3, "seed": 1}
 
 
-class Frozen:
-    """A clock that stands still while the attack runs: no wait ever runs out during it."""
-
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-def brute_app(tmp_path: Path) -> Iterator[tuple[Flask, int, Frozen]]:
+def brute_app(tmp_path: Path) -> Iterator[tuple[Flask, int, FakeClock]]:
     with Store(tmp_path / "uno-attack.db") as store:
         table = TableService(store).start()
         service = ServiceConfig(data_dir=str(tmp_path), admin_password="a long password")
         config = Config(table=TableConfig(pin=PIN), service=service)
         app = create_app(table, config, secret_key="brute-secret")
-        clock = Frozen()
+        clock = FakeClock()  # stands still while the attack runs
         app.extensions["pin_guard"] = security.Guard("PIN", clock)
         seen: set[str] = set()
         app.extensions["seen_addresses"] = seen
@@ -64,7 +55,9 @@ def guess(port: int, n: int) -> list[int]:
     return [attacker.unlock(f"{(n * 3 + i) % 10000:04d}".replace(PIN, "0000")) for i in range(3)]
 
 
-def test_many_addresses_share_one_budget_of_guesses(brute_app: tuple[Flask, int, Frozen]) -> None:
+def test_many_addresses_share_one_budget_of_guesses(
+    brute_app: tuple[Flask, int, FakeClock],
+) -> None:
     app, port, clock = brute_app
     player = Client(port)
     assert player.unlock(PIN) == 200
@@ -98,5 +91,5 @@ def test_many_addresses_share_one_budget_of_guesses(brute_app: tuple[Flask, int,
     assert returning.unlock(PIN) == 200  # unlocked here before: the right PIN is let in
     status, answer, headers = newcomer.post("/api/session/pin", {"pin": PIN})
     assert status == 429 and int(headers["Retry-After"]) > 0, answer
-    clock.now += int(headers["Retry-After"])
+    clock.advance(int(headers["Retry-After"]))
     assert newcomer.unlock(PIN) == 200  # once the wait is over

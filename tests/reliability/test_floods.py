@@ -6,27 +6,20 @@ from __future__ import annotations
 
 import http.client
 import json
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 from flask import Flask
 
 from tests.serving import serve
+from tests.waiting import wait_until
 from web_ui import fanout as fanout_module
 
 from .conftest import report, scale
 from .flood import Flood, addresses, closed_by_peer, open_slowloris, open_stream
 
 SETUP = {"players": ["Ann", "Bob", "Cy", "Di"], "game": "attack", "first_dealer": 3, "seed": 1}
-
-
-@pytest.fixture
-def port(app: Flask) -> Iterator[int]:
-    url, stop = serve(app)
-    yield int(url.rsplit(":", 1)[1])
-    stop()
 
 
 def call(port: int, method: str, path: str, body: Any = None, **headers: str) -> Any:
@@ -58,13 +51,6 @@ class Tablet:
         if cookie:
             self.cookie = cookie.split(";", 1)[0]
         return status, answer_headers, data
-
-
-def wait_until(condition: Any, what: str, timeout: float = 60.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        assert time.monotonic() < deadline, f"never happened: {what}"
-        time.sleep(0.05)
 
 
 @pytest.fixture

@@ -8,9 +8,10 @@ from typing import Any
 
 import pytest
 
-from controller.launcher import PinProfile, load_pin_profile, open_launcher
+from controller.launcher import PinProfile, open_launcher
 from controller.launcher.board import FakeBoard, SerialLauncher
 from controller.launcher.sim import SimOptions
+from tests.launcher.helpers import fast_profile
 
 # Simulated cards run twice as fast as real ones here (the GPIO tests use four times): the fake
 # board adds threads of its own, and a busy machine must not squeeze two cards into one pulse.
@@ -18,16 +19,9 @@ SCALE = 0.5
 
 
 def serial_profile(name: str = "hbridge") -> PinProfile:
-    """A shipped profile scaled to the fast cards, with the jam window and timeouts kept wide."""
-    profile = load_pin_profile(name)
-    wide = {
-        "max_pulse_ms": 400.0,
-        "first_card_timeout_ms": 1500.0,
-        "card_gap_timeout_ms": 1500.0,
-        "per_card_ms": 500.0,
-        "max_run_ms": 10_000.0,
-    }
-    return profile.with_ejector(**{**profile.ejector.scaled(SCALE).__dict__, **wide})
+    """The launcher tests' fast profile at this folder's scale; a pulse longer than two scaled
+    cards is a double."""
+    return fast_profile(name, scale=SCALE, max_pulse_ms=400.0)
 
 
 @pytest.fixture

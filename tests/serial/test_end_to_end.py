@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from collections.abc import Callable
 
 import pytest
@@ -14,19 +13,11 @@ from controller.launcher.board.launcher import SerialLauncher as _SL
 from controller.launcher.board.ports import find_port
 from controller.launcher.ejector import EjectResult
 from tests.launcher.helpers import WAIT, Recorder
+from tests.waiting import wait_until
 
 from .conftest import board_of, serial_profile
 
 Open = Callable[..., SerialLauncher]
-
-
-def wait_until(condition: Callable[[], bool], timeout: float = WAIT) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        if condition():
-            return True
-        time.sleep(0.01)
-    return bool(condition())
 
 
 def eject_frames(board: FakeBoard) -> list[bytes]:

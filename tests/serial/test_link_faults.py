@@ -18,9 +18,10 @@ from controller.store import Store
 from controller.table.service import TableService
 from tests.launcher.helpers import WAIT
 from tests.table.conftest import started
+from tests.waiting import wait_until
 
 from .conftest import board_of
-from .test_end_to_end import eject_frames, in_thread, wait_until
+from .test_end_to_end import eject_frames, in_thread
 
 Open = Callable[..., SerialLauncher]
 

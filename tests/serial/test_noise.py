@@ -9,9 +9,9 @@ from collections.abc import Callable
 
 from controller.launcher.board import SerialLauncher
 from tests.launcher.helpers import Recorder
+from tests.waiting import wait_until
 
 from .conftest import board_of
-from .test_end_to_end import wait_until
 
 Open = Callable[..., SerialLauncher]
 

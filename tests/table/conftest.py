@@ -2,12 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from controller.store import Store
 from controller.table.service import TableService
 
 SETUP: dict[str, Any] = {
@@ -28,10 +24,3 @@ def started(service: TableService, top: str = "R5", **setup: Any) -> TableServic
     service.submit({"type": "deal"})
     act(service, {"type": "TurnUp", "card": top})
     return service
-
-
-@pytest.fixture
-def service(store: Store) -> Iterator[TableService]:
-    table = TableService(store).start()
-    yield table
-    table.stop()

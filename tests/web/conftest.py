@@ -3,7 +3,6 @@ directory, a test client, and an unlocked test client."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,20 +11,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from controller.config import Config
-from controller.store import Store
 from controller.table.service import TableService
 from web_ui.app import create_app
 
 PIN = "1234"
 SETUP: dict[str, Any] = {"players": ["Ann", "Bob", "Cy"], "game": "attack", "seed": 1}
-
-
-@pytest.fixture
-def service(tmp_path: Path) -> Iterator[TableService]:
-    with Store(tmp_path / "uno-attack.db") as store:
-        table = TableService(store).start()
-        yield table
-        table.stop()
 
 
 @pytest.fixture
