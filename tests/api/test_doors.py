@@ -35,7 +35,7 @@ def _without_state(data: dict[str, Any]) -> dict[str, Any]:
 
 
 def test_doors_a_record_reads_the_same_everywhere(
-    port: int, tablet: Tablet, table: TableService
+    port: int, tablet: Tablet, service: TableService
 ) -> None:
     live = Stream(port)
     try:
@@ -57,8 +57,8 @@ def test_doors_a_record_reads_the_same_everywhere(
     assert answer["state"]["seq"] == streamed["state"]["seq"] == history["seq"]
 
 
-def test_doors_a_table_without_a_launcher_says_so(tablet: Tablet, table: TableService) -> None:
-    can = table.capabilities()
+def test_doors_a_table_without_a_launcher_says_so(tablet: Tablet, service: TableService) -> None:
+    can = service.capabilities()
     assert (can.has_launcher, can.simulated_launcher) == (False, False)
     assert list(can.eject_profiles) == list(PROFILES)
     assert tablet.get("/api/options").get_json()["profiles"] == list(can.eject_profiles)
