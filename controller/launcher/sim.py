@@ -35,6 +35,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
+from controller.launcher.drivers import DRIVERS
 from controller.launcher.pins import CARD_MM, PinProfile
 
 MotorListener = Callable[[float, float], None]
@@ -331,10 +332,6 @@ class SimulatedLauncher:
                 self._set_beam(False, self._clock())
         self._wake.set()
 
-    def set_noise(self, per_second: float) -> None:
-        """Beam spikes per (scaled) second while the motor runs."""
-        self.set_options(noise_per_second=per_second)
-
     def set_options(self, **changes: Any) -> None:
         """Change knobs while running (noise rates, doubles, ...)."""
         with self._lock:
@@ -420,12 +417,7 @@ class SimulatedLauncher:
     def _driver_output(self) -> float:
         """Signed motor speed from the driver inputs (a stopped or braked bridge gives 0)."""
         level = {role: float(pin.state) for role, pin in self._motor_pins.items()}
-        driver = self.profile.motor.driver
-        if driver == "hbridge":
-            return (level["forward"] - level["backward"]) * level.get("enable", 1.0)
-        if driver == "phase_enable":
-            return -level["enable"] if level["phase"] else level["enable"]
-        return level["pin"]
+        return DRIVERS[self.profile.motor.driver].speed(level)
 
     # --- physics thread ---
 
