@@ -79,6 +79,7 @@ def test_unit_has_the_safety_and_hardening_it_needs(tmp_path: Path) -> None:
         "StateDirectory=uno-attack", "RuntimeDirectory=uno-attack",
         "Environment=LG_WD=/run/uno-attack", "DeviceAllow=char-gpiochip rw",
         "DeviceAllow=char-ttyACM rw", "ProtectSystem=strict", "User=uno-attack",
+        "Nice=-10", "CPUWeight=1000",  # the motor-off never waits behind other work
     ):  # fmt: skip
         assert line in unit, line
     directives = [ln for ln in unit.splitlines() if not ln.startswith("#")]
