@@ -180,7 +180,10 @@ def test_every_text_is_readable_and_the_phone_header_is_one_row(
 
 
 LABEL_BOXES = """() => {
-  const rect = (el) => { const r = el.getBoundingClientRect(); return { y: r.y, height: r.height }; };
+  const rect = (el) => {
+    const r = el.getBoundingClientRect();
+    return { y: r.y, height: r.height };
+  };
   const labels = [...document.querySelectorAll("#chart .series-name")];
   return [rect(document.querySelector("#chart svg")), labels.map(rect)];
 }"""
