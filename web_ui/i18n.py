@@ -303,7 +303,7 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "mode_tracked": ("Track every play", "逐张记录"),
     "mode_score_only": ("Scores only", "只记分"),
     "first_dealer": ("First dealer", "首位庄家"),
-    "profile": ("Eject profile", "弹牌模式"),
+    "eject_profile": ("Eject profile", "弹牌模式"),
     "options": ("House rules", "房规"),
     "rules_changed": ("· {count} changed from the standard rules", "· 与标准规则不同 {count} 项"),
     "rules_standard": ("· the standard rules (tap to change)", "· 标准规则（点此修改）"),
@@ -313,23 +313,23 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "这是上一场比赛的房规（改了 {count} 项）。可以保留，或恢复标准规则。",
     ),
     "standard_rules": ("Use the standard rules", "恢复标准规则"),
-    "profile_toy": ("Like the toy", "像原版玩具"),
-    "profile_toy_hint": (
+    "eject_profile_toy": ("Like the toy", "像原版玩具"),
+    "eject_profile_toy_hint": (
         "About one press in four fires, usually 3 to 8 cards, now and then a burst of 12 or more.",
         "大约四次按键弹一次，通常 3 到 8 张，偶尔一下弹出 12 张以上。",
     ),
-    "profile_gentle": ("Gentle (young players)", "温和（小朋友）"),
-    "profile_gentle_hint": (
+    "eject_profile_gentle": ("Gentle (young players)", "温和（小朋友）"),
+    "eject_profile_gentle_hint": (
         "Fires a little more often, only 1 to 4 cards, never a big burst.",
         "弹得稍勤，每次只有 1 到 4 张，没有大爆发。",
     ),
-    "profile_brutal": ("Brutal", "残酷"),
-    "profile_brutal_hint": (
+    "eject_profile_brutal": ("Brutal", "残酷"),
+    "eject_profile_brutal_hint": (
         "Fires often and hard: 3 to 15 cards, and now and then 15 to 25 at once.",
         "弹得又勤又狠：3 到 15 张，偶尔一次 15 到 25 张。",
     ),
-    "profile_draw-one": ("One card per press", "每按一次一张"),
-    "profile_draw-one_hint": (
+    "eject_profile_draw-one": ("One card per press", "每按一次一张"),
+    "eject_profile_draw-one_hint": (
         "Every press gives exactly one card: the launcher as a plain draw pile.",
         "每按一次正好一张：发牌机就当普通摸牌堆。",
     ),

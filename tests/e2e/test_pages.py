@@ -73,7 +73,7 @@ def test_setup_page_sets_up_a_table(table: Table) -> None:
     page.locator('[data-option="target"] input').fill("300")
     page.locator('[data-option="target"] input').dispatch_event("change")
     page.select_option("#first-dealer", "1")
-    page.select_option("#profile", "gentle")
+    page.select_option("#eject-profile", "gentle")
     shoot(page, "setup-tablet-landscape")
     page.click("#setup-form button[type=submit]")
 
@@ -83,7 +83,7 @@ def test_setup_page_sets_up_a_table(table: Table) -> None:
     setup = table.state()["setup"]
     assert setup["players"] == ["Ann", "Cy", "Bob"]
     assert setup["options"] == {"target": 300}
-    assert (setup["first_dealer"], setup["profile"], setup["game"]) == (1, "gentle", "attack")
+    assert (setup["first_dealer"], setup["eject_profile"], setup["game"]) == (1, "gentle", "attack")
     expect(page.locator("#target")).to_contain_text("300")
     expect(page.locator("#deal")).to_be_visible()
 
