@@ -183,7 +183,8 @@ def options() -> ResponseReturnValue:
             for o in OPTIONS
         ],
         decks={name: deck.game.value for name, deck in DECKS.items()},
-        profiles=list(service().capabilities().eject_profiles),
+        eject_profiles=list(service().capabilities().eject_profiles),
+        profiles=list(service().capabilities().eject_profiles),  # deprecated: eject_profiles
     )  # fmt: skip
 
 
@@ -213,6 +214,7 @@ def save_table_preset() -> ResponseReturnValue:
 @bp.post("/setup")
 @security.needs_pin
 def setup() -> ResponseReturnValue:
+    """Start a match. The set-up's `profile` is the deprecated name of `eject_profile`."""
     data = body()
     setup = data.get("setup")
     if isinstance(setup, dict):

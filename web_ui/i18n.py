@@ -1,4 +1,5 @@
-"""Chinese and English for the scoreboard: UI words, card names (as in the rule texts), colours.
+"""Chinese and English for the scoreboard: UI words, card names (as in the rule texts), colours,
+and the rule options' words (`option_words`) by language.
 
 `t(key, language)` looks a word up; the templates get `t` and the page's language. The same
 tables are sent to the page's script as JSON (`bundle`), so there is one source for both.
@@ -9,7 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-LANGUAGES: Final = ("en", "zh-CN")
+from .option_words import CHOICES, OPTION_WORDS, PAIR_LANGUAGES
+
+LANGUAGES: Final = PAIR_LANGUAGES
 
 CARD_NAMES: Final[dict[str, dict[str, str]]] = {
     "en": {
@@ -300,7 +303,7 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "mode_tracked": ("Track every play", "逐张记录"),
     "mode_score_only": ("Scores only", "只记分"),
     "first_dealer": ("First dealer", "首位庄家"),
-    "profile": ("Eject profile", "弹牌模式"),
+    "eject_profile": ("Eject profile", "弹牌模式"),
     "options": ("House rules", "房规"),
     "rules_changed": ("· {count} changed from the standard rules", "· 与标准规则不同 {count} 项"),
     "rules_standard": ("· the standard rules (tap to change)", "· 标准规则（点此修改）"),
@@ -310,23 +313,23 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "这是上一场比赛的房规（改了 {count} 项）。可以保留，或恢复标准规则。",
     ),
     "standard_rules": ("Use the standard rules", "恢复标准规则"),
-    "profile_toy": ("Like the toy", "像原版玩具"),
-    "profile_toy_hint": (
+    "eject_profile_toy": ("Like the toy", "像原版玩具"),
+    "eject_profile_toy_hint": (
         "About one press in four fires, usually 3 to 8 cards, now and then a burst of 12 or more.",
         "大约四次按键弹一次，通常 3 到 8 张，偶尔一下弹出 12 张以上。",
     ),
-    "profile_gentle": ("Gentle (young players)", "温和（小朋友）"),
-    "profile_gentle_hint": (
+    "eject_profile_gentle": ("Gentle (young players)", "温和（小朋友）"),
+    "eject_profile_gentle_hint": (
         "Fires a little more often, only 1 to 4 cards, never a big burst.",
         "弹得稍勤，每次只有 1 到 4 张，没有大爆发。",
     ),
-    "profile_brutal": ("Brutal", "残酷"),
-    "profile_brutal_hint": (
+    "eject_profile_brutal": ("Brutal", "残酷"),
+    "eject_profile_brutal_hint": (
         "Fires often and hard: 3 to 15 cards, and now and then 15 to 25 at once.",
         "弹得又勤又狠：3 到 15 张，偶尔一次 15 到 25 张。",
     ),
-    "profile_draw-one": ("One card per press", "每按一次一张"),
-    "profile_draw-one_hint": (
+    "eject_profile_draw-one": ("One card per press", "每按一次一张"),
+    "eject_profile_draw-one_hint": (
         "Every press gives exactly one card: the launcher as a plain draw pile.",
         "每按一次正好一张：发牌机就当普通摸牌堆。",
     ),
@@ -459,128 +462,6 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "teams_preview": ("Partners sit apart:", "队友分开坐："),
 }
 
-# Every option's choices in words (the set-up page's selects, the scoreboard's format line).
-_CHOICES: Final[dict[str, dict[str, tuple[str, str]]]] = {
-    "deck": {
-        "": ("The game's own deck", "游戏默认牌组"),
-        "classic": ("Classic, 108 cards", "经典 108 张"),
-        "attack_1998": ("UNO Attack 1998, 112 cards", "UNO 冲击 1998 版 112 张"),
-        "attack_alt": ("UNO Attack: 4 Reverses, 8 Discard All", "UNO 冲击：4 张反转、8 张负载牌"),
-        "attack_alt_4rev_8da": (
-            "UNO Attack: 4 Reverses, 8 Discard All (same)",
-            "UNO 冲击：4 张反转、8 张负载牌（同上）",
-        ),
-    },
-    "first_player": {
-        "dealer_left": ("The dealer's left", "庄家左手"),
-        "dealer": ("The dealer", "庄家"),
-    },
-    "start_reverse": {
-        "dealer_leads": ("The dealer leads", "庄家先出"),
-        "dealer_right_leads": ("The dealer's right leads", "庄家右手先出"),
-    },
-    "start_wild": {
-        "first_player_names": ("The first player names the colour", "首家指定颜色"),
-        "free_lead": ("The first player leads any card", "首家任意出牌"),
-        "redraw": ("Turn up another card", "重新翻一张"),
-        "predecessor_names": ("The player before names the colour", "上家指定颜色"),
-        "random": ("A random colour", "随机颜色"),
-    },
-    "start_colour_namer": {
-        "starter": ("The player who starts", "先出牌的人"),
-        "dealer": ("The dealer", "庄家"),
-    },
-    "wd4_legality": {
-        "colour": ("No card of the active colour", "手中没有当前颜色的牌"),
-        "colour_or_face": ("No card of the colour or the face", "没有同色或同图案的牌"),
-        "no_other_play": ("No other card can be played", "没有其他可出的牌"),
-    },
-    "uno_state": {
-        "auto": ("As the multi-card rule says", "按多张出牌规则"),
-        "one_card": ("One card", "只剩一张牌"),
-        "one_card_or_identical": ("One card, or identical cards", "一张牌或完全相同的几张"),
-        "one_card_or_same_face": ("One card, or cards of one face", "一张牌或同数字/同功能的几张"),
-    },
-    "wild_after_draw": {
-        "off": ("Allowed", "允许"),
-        "victim_only": ("Not by the player facing the draw", "被罚的人不能出"),
-        "strict_top": ("Never on a +2 or +4", "+2/+4 上一律不能出"),
-    },
-    "scoring": {
-        "winner_collects": ("Winner collects the others' points", "赢家得其他人的点数"),
-        "penalty": ("Penalty points: lowest wins", "罚分制：分低者胜"),
-        "bust": ("Bust: the first over the target loses", "爆分：先超过目标者输"),
-        "chips": ("Chips: the losers pay the winner", "筹码制：输家付给赢家"),
-        "deal_loser": ("One deal: the most points loses", "单局：点数最多者输"),
-        "none": ("No scores", "不计分"),
-    },
-    "next_dealer": {
-        "winner": ("The winner", "赢家"),
-        "loser": ("The loser", "输家"),
-        "rotate": ("The next player in turn", "轮流"),
-    },
-    "format": {
-        "standard": ("Standard: each for themselves", "标准：各自为战"),
-        "elim_within_deal": (
-            "Within-deal elimination (淘汰制): the last holder loses",
-            "淘汰制：最后持牌者输",
-        ),
-        "elim_tournament": (
-            "Elimination tournament: out at the target",
-            "淘汰赛：达到目标分即淘汰",
-        ),
-        "team_play": ("Team play: partners sit apart", "团队赛：队友分开坐"),
-        "rotation_4p": ("Rotation, 4 players: 12 deals", "四人轮换赛：12 局"),
-        "rotation_8p": ("Rotation, 8 players on two tables: 28 deals", "八人两桌轮换赛：28 局"),
-    },
-    "team_scoring": {
-        "winner_team_collects": ("The winner's team collects", "赢家队得其他队的点数"),
-        "team_penalty": (
-            "Each team takes its own points: lowest wins",
-            "各队计自己的点数：分低者胜",
-        ),
-    },
-}
-
-CHOICES: Final[dict[str, dict[str, dict[str, str]]]] = {
-    language: {
-        option: {value: pair[i] for value, pair in values.items()}
-        for option, values in _CHOICES.items()
-    }
-    for i, language in enumerate(LANGUAGES)
-}
-"""`CHOICES[language][option][value]`: the words for each allowed value of each option."""
-
-_SECTIONS: Final[dict[str, tuple[str, str]]] = {
-    "§1": ("Deck", "牌组"),
-    "§2.2": ("The dealer", "庄家"),
-    "§2.3": ("Dealing", "发牌"),
-    "§2.4": ("Who leads", "首家"),
-    "§2.5": ("The first card turned up", "翻开的第一张牌"),
-    "§3.2": ("Wild Draw Four", "王牌+4"),
-    "§3.3": ("Drawing", "摸牌"),
-    "§3.4": ("Pressing the launcher", "按发牌机"),
-    "§4.2": ("UNO Attack cards", "冲击版功能牌"),
-    "§5": ("Calling UNO", "喊 UNO"),
-    "§6": ("The last card", "最后一张牌"),
-    "§9.2": ("Scoring", "计分"),
-    "§9.3-§9.6": ("Match format", "赛制"),
-    "§9.5": ("Team play", "团队赛"),
-    "§10.1": ("Stacking draw cards (叠加)", "叠加罚牌"),
-    "§10.2": ("Jump-in (点断 / 抢牌)", "点断 / 抢牌"),
-    "§10.3": ("Several cards at once (对牌)", "对牌：多张一起出"),
-    "§10.4": ("Deal size", "发牌数"),
-    "§10.5": ("Skip and Reverse", "跳过与反转"),
-    "§10.6": ("Wild after a draw card", "罚牌后的万能牌"),
-    "§10.7": ("Wrong plays", "出错牌"),
-}
-
-SECTIONS: Final[dict[str, dict[str, str]]] = {
-    language: {section: pair[i] for section, pair in _SECTIONS.items()}
-    for i, language in enumerate(LANGUAGES)
-}
-"""`SECTIONS[language][section]`: the title of each RULES.md section that has options."""
-
 WORDS: Final[dict[str, dict[str, str]]] = {
     "en": {key: en for key, (en, _) in _PAIRS.items()},
     "zh-CN": {key: zh for key, (_, zh) in _PAIRS.items()},
@@ -598,4 +479,5 @@ def bundle(language: str) -> dict[str, Any]:
         "cards": CARD_NAMES.get(language, CARD_NAMES["en"]),
         "colours": COLOUR_NAMES.get(language, COLOUR_NAMES["en"]),
         "choices": CHOICES.get(language, CHOICES["en"]),
+        "option_words": OPTION_WORDS.get(language, OPTION_WORDS["en"]),
     }

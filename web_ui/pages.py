@@ -18,9 +18,10 @@ from controller.engine import DECKS
 from controller.table.service import TableService
 
 from . import security
-from .i18n import SECTIONS, bundle, t
+from .i18n import bundle, t
 from .markdown import render_markdown
 from .match_view import format_guide, schedules
+from .option_words import SECTIONS
 
 bp = Blueprint("pages", __name__)
 

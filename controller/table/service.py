@@ -30,7 +30,7 @@ from controller.store import Record, Store, StoreError
 
 from .codec import InvalidInput, action_to_dict, record_to_dict
 from .hub import Hub, Message, Subscription
-from .session import TableSession, TableSetup
+from .session import TableSession, TableSetup, current_keys
 
 log = logging.getLogger(__name__)
 
@@ -313,14 +313,16 @@ class TableService:
         kind = command.get("type")
         if record.kind != kind or kind == "undo":
             return record.kind == kind
-        if kind == "setup":
-            return bool(record.command["setup"] == self._table_setup(command).to_dict())
+        if kind == "setup":  # a set-up logged before a key's rename is the same command
+            logged = current_keys(record.command["setup"])
+            return bool(logged == self._table_setup(command).to_dict())
         return record.command == command
 
     def _table_setup(self, command: dict[str, Any]) -> TableSetup:
         data = command.get("setup")
-        if isinstance(data, dict) and "profile" not in data:
-            data = data | {"profile": self.eject_profile}
+        if isinstance(data, dict):
+            data = current_keys(data)
+            data.setdefault("eject_profile", self.eject_profile)
         return TableSetup.from_dict(data)
 
     # ---- end of idempotency keys
@@ -563,7 +565,7 @@ class TableService:
 
     def policy(self) -> Policy:
         if self._policy is None:
-            profile = load_profile(self.session.setup.profile if self.session else "toy")
+            profile = load_profile(self.session.setup.eject_profile if self.session else "toy")
             self._policy = EjectPolicy(profile, self._rng)
         return self._policy
 

@@ -40,20 +40,24 @@ from controller.launcher.policy import PROFILES
 from .codec import InvalidInput, action_from_dict, action_to_dict, events_to_dicts
 
 MODES = ("tracked", "score_only")
+OLDER_KEYS = {"profile": "eject_profile"}
+"""Set-up keys as logs and requests spelled them before: older key → the key now (the eject
+profile was `profile`; logs written then replay the same, and such requests are accepted)."""
 SCORE_ONLY_FORMATS = ("rotation_8p",)
 """Formats a table can only keep the score of: two tables play them at once."""
 
 
 @dataclass(frozen=True)
 class TableSetup:
-    """Who plays, which game and options, who deals first, and how the table is used."""
+    """Who plays, which game and options, who deals first, how the table is used, and how
+    the launcher fires (`eject_profile`)."""
 
     players: tuple[str, ...]
     game: str = "attack"
     options: Mapping[str, OptionValue] = field(default_factory=dict)
     first_dealer: int = 0
     mode: str = "tracked"
-    profile: str = "toy"
+    eject_profile: str = "toy"
     seed: int = 0
 
     def __post_init__(self) -> None:
@@ -68,7 +72,7 @@ class TableSetup:
             raise InvalidInput(f"first_dealer must be a seat from 0 to {len(names) - 1}")
         if self.mode not in MODES:
             raise InvalidInput(f"mode must be one of {', '.join(MODES)}")
-        if self.profile not in PROFILES:
+        if self.eject_profile not in PROFILES:
             raise InvalidInput(f"eject profile must be one of {', '.join(PROFILES)}")
         try:
             self.rules  # noqa: B018 - validates the game and options
@@ -87,6 +91,7 @@ class TableSetup:
     def from_dict(cls, data: object) -> TableSetup:
         if not isinstance(data, dict):
             raise InvalidInput("the table setup must be a JSON object")
+        data = current_keys(data)
         known = {f for f in cls.__dataclass_fields__}
         unknown = set(data) - known - {"type"}
         if unknown:
@@ -111,6 +116,19 @@ class TableSetup:
         out["players"] = list(self.players)
         out["options"] = dict(self.options)
         return out
+
+
+def current_keys(data: dict[str, Any]) -> dict[str, Any]:
+    """A set-up dict with its older keys (`OLDER_KEYS`) spelled as now. Both spellings may be
+    given only with the same value."""
+    renamed = dict(data)
+    for older, key in OLDER_KEYS.items():
+        if older not in renamed:
+            continue
+        value = renamed.pop(older)
+        if renamed.setdefault(key, value) != value:
+            raise InvalidInput(f"{older} is the older name of {key}: send {key} only")
+    return renamed
 
 
 class TableSession:

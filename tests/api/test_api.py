@@ -112,7 +112,8 @@ def test_setup_errors_are_400(playing: Tablet) -> None:
         ({"options": {"target": -5}}, "target must be between"),
         ({"game": "poker"}, "game must be"),
         ({"mode": "casual"}, "mode must be"),
-        ({"profile": "laser"}, "eject profile"),
+        ({"eject_profile": "laser"}, "eject profile must be one of"),
+        ({"profile": "laser"}, "eject profile must be one of"),
         ({"colour": "red"}, "no field 'colour'"),
     ]
     for change, reason in bad:
@@ -134,7 +135,21 @@ def test_options_list_comes_from_the_engine(tablet: Tablet) -> None:
     body = tablet.get("/api/options").get_json()
     ids = {option["id"] for option in body["options"]}
     assert {"hand_size", "scoring", "target", "start_wild"} <= ids
-    assert body["decks"]["attack_1998"] == "attack" and "toy" in body["profiles"]
+    assert body["decks"]["attack_1998"] == "attack" and "toy" in body["eject_profiles"]
+    assert body["profiles"] == body["eject_profiles"]  # the older name, for cached pages
+
+
+def test_setup_takes_the_eject_profile_under_its_older_name_too(playing: Tablet) -> None:
+    answer = playing.post("/api/setup", {"setup": SETUP | {"eject_profile": "gentle"}})
+    assert answer.status_code == 200
+    assert answer.get_json()["state"]["setup"]["eject_profile"] == "gentle"
+    older = playing.post("/api/setup", {"setup": SETUP | {"profile": "brutal"}})  # deprecated
+    assert older.status_code == 200
+    setup = playing.get("/api/state").get_json()["setup"]
+    assert setup["eject_profile"] == "brutal" and "profile" not in setup
+    both = {"profile": "toy", "eject_profile": "brutal"}
+    answer = playing.post("/api/setup", {"setup": SETUP | both})
+    assert answer.status_code == 400 and "send eject_profile only" in answer.get_json()["error"]
 
 
 def test_language_is_per_tablet(app: Flask, tablet: Tablet) -> None:

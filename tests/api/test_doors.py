@@ -61,7 +61,7 @@ def test_doors_a_table_without_a_launcher_says_so(tablet: Tablet, service: Table
     can = service.capabilities()
     assert (can.has_launcher, can.simulated_launcher) == (False, False)
     assert list(can.eject_profiles) == list(PROFILES)
-    assert tablet.get("/api/options").get_json()["profiles"] == list(can.eject_profiles)
+    assert tablet.get("/api/options").get_json()["eject_profiles"] == list(can.eject_profiles)
     assert tablet.unlock().status_code == 200
     answer = tablet.post("/api/launcher/press")
     assert answer.status_code == 409 and "no launcher" in answer.get_json()["error"]

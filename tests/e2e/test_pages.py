@@ -73,7 +73,7 @@ def test_setup_page_sets_up_a_table(table: Table) -> None:
     page.locator('[data-option="target"] input').fill("300")
     page.locator('[data-option="target"] input').dispatch_event("change")
     page.select_option("#first-dealer", "1")
-    page.select_option("#profile", "gentle")
+    page.select_option("#eject-profile", "gentle")
     shoot(page, "setup-tablet-landscape")
     page.click("#setup-form button[type=submit]")
 
@@ -83,9 +83,38 @@ def test_setup_page_sets_up_a_table(table: Table) -> None:
     setup = table.state()["setup"]
     assert setup["players"] == ["Ann", "Cy", "Bob"]
     assert setup["options"] == {"target": 300}
-    assert (setup["first_dealer"], setup["profile"], setup["game"]) == (1, "gentle", "attack")
+    assert (setup["first_dealer"], setup["eject_profile"], setup["game"]) == (1, "gentle", "attack")
     expect(page.locator("#target")).to_contain_text("300")
     expect(page.locator("#deal")).to_be_visible()
+
+
+def test_setup_options_read_in_plain_words_in_both_languages(table: Table) -> None:
+    page = table.tablet(PHONE, unlocked=True)
+    open_page(page, "/setup")
+    expect(page.locator("#setup-form[data-ready=true]")).to_be_visible()
+    open_house_rules(page)
+    target = page.locator('[data-option="target"] .option-label')
+    expect(target).to_contain_text("Play to this many points")
+    expect(target.locator(".fine")).to_contain_text("the lowest total wins")
+    page.check('#formats input[value="elim_tournament"]')
+    expect(target).to_contain_text("Players out at this many points")
+    expect(page.locator('[data-option="suggestion_penalty"] .fine')).to_contain_text("4 times")
+    assert "§" not in page.locator("#setup-form").inner_text()
+    shoot(page, "setup-options-phone-en")
+
+    page.click("#language")
+    expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
+    expect(page.locator("#setup-form[data-ready=true]")).to_be_visible()
+    open_house_rules(page)
+    expect(page.locator('[data-option="deck"] .option-label')).to_contain_text("用哪副牌")
+    suggestion = page.locator('[data-option="suggestion_penalty"] .fine')
+    expect(suggestion).to_contain_text("按发牌机 4 次")
+    text = page.locator("#setup-form").inner_text()
+    assert "§" not in text and "=" not in text
+    shoot(page, "setup-options-phone-zh")
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0, f"scrolls sideways by {wide} px"
+    assert page.errors == []
 
 
 def test_setup_refusal_is_shown_in_words(table: Table) -> None:

@@ -55,6 +55,7 @@ FIELDS = (
     "count",
     "mode",
     "profile",
+    "eject_profile",
     "first_dealer",
     "seed",
     "also",
@@ -198,7 +199,16 @@ def setups(draw: st.DrawFn) -> dict[str, Any]:
     for name in draw(
         st.sets(
             st.sampled_from(
-                ("game", "mode", "profile", "options", "seed", "first_dealer", "bogus")
+                (
+                    "game",
+                    "mode",
+                    "eject_profile",
+                    "profile",
+                    "options",
+                    "seed",
+                    "first_dealer",
+                    "bogus",
+                )
             ),
             max_size=3,
         )

@@ -157,8 +157,8 @@ def test_a_setup_without_a_profile_takes_the_configured_one(store: Store) -> Non
     service = TableService(store, eject_profile="gentle").start()
     try:
         service.submit({"type": "setup", "setup": SETUP})
-        assert service.snapshot()["setup"]["profile"] == "gentle"
-        service.submit({"type": "setup", "setup": SETUP | {"profile": "brutal"}})
-        assert service.snapshot()["setup"]["profile"] == "brutal"
+        assert service.snapshot()["setup"]["eject_profile"] == "gentle"
+        service.submit({"type": "setup", "setup": SETUP | {"eject_profile": "brutal"}})
+        assert service.snapshot()["setup"]["eject_profile"] == "brutal"
     finally:
         service.stop()

@@ -15,11 +15,11 @@ from web_ui.i18n import (
     CHOICES,
     COLOUR_NAMES,
     LANGUAGES,
-    SECTIONS,
     WORDS,
     bundle,
     t,
 )
+from web_ui.option_words import SECTIONS
 
 
 def test_words_both_languages_have_the_same_keys() -> None:

@@ -33,6 +33,17 @@ export function choiceLabel(option, value) {
   return page.choices?.[option]?.[value] ?? (value ? value.replaceAll("_", " ") : "—");
 }
 
+/** An option in plain words, {label, hint}: the words for the chosen match format first
+ * ("target@elim_tournament"), then the option's own; else the engine's meaning, its first
+ * part as the label. */
+export function optionWords(option, format) {
+  const words = page.option_words ?? {};
+  const found = words[`${option.id}@${format}`] ?? words[option.id];
+  if (found) return found;
+  const [label, ...rest] = (page.language === "zh-CN" ? option.zh : option.en).split(/[;；]\s*/);
+  return { label, hint: rest.join("; ") };
+}
+
 /** Build an element: h("button", {class: "big", onclick: fn}, "text", child...). */
 export function h(tag, attrs = {}, ...children) {
   const isSvg = ["svg", "polyline", "line", "text", "circle", "g", "title", "rect"].includes(tag);

@@ -1,6 +1,6 @@
 // The rules sheet: what each card of the game being played does, in this page's language, and
 // the house rules that are on (those that differ from the standard rules).
-import { choiceLabel, get, h, page, t } from "./api.js";
+import { choiceLabel, get, h, optionWords, page, t } from "./api.js";
 import { colourOf } from "./cards.js";
 import { cardFace } from "./faces.js";
 
@@ -27,10 +27,10 @@ function cardLine([key, card]) {
   );
 }
 
-function houseLine(option, value) {
-  const text = page.language === "zh-CN" ? option.zh : option.en;
+function houseLine(option, value, format) {
+  const text = optionWords(option, format).label;
   const shown = option.kind === "bool" ? (value ? t("on") : t("off")) : option.choices.length ? choiceLabel(option.id, value) : value;
-  return h("li", { "data-option": option.id }, h("span", {}, text.split(/[;；]/)[0]), ": ", h("strong", {}, String(shown)));
+  return h("li", { "data-option": option.id }, h("span", {}, text), ": ", h("strong", {}, String(shown)));
 }
 
 async function start() {
@@ -46,8 +46,9 @@ async function start() {
   const catalogue = await get("/api/options");
   const byId = new Map(catalogue.options.map((o) => [o.id, o]));
   const changed = Object.entries(state.house?.changed ?? {}).filter(([id]) => byId.has(id));
+  const format = state.house?.changed?.format ?? "standard";
   $("rules-house").replaceChildren(
-    ...(changed.length ? changed.map(([id, value]) => houseLine(byId.get(id), value)) : [h("li", {}, t("rules_standard_only"))]),
+    ...(changed.length ? changed.map(([id, value]) => houseLine(byId.get(id), value, format)) : [h("li", {}, t("rules_standard_only"))]),
   );
   document.body.dataset.rules = "ready";
 }

@@ -1,7 +1,8 @@
 // The set-up page's rule options, generated from the engine's registry (GET /api/options):
 // the match format with the options it uses, then every other option of the chosen game,
-// grouped by the section of the rules it comes from. Choices are shown in words (i18n.py).
-import { choiceLabel, h, page, t } from "./api.js";
+// grouped by the part of the rules it comes from. Each option shows a plain label with a hint
+// beneath it, and its choices, in words (option_words.py).
+import { choiceLabel, h, optionWords, page, t } from "./api.js";
 
 const guide = page.formats ?? { fields: {}, scoring: {}, players: {}, score_only: [] };
 const FORMAT_OPTIONS = new Set(["format", ...Object.values(guide.fields).flat()]);
@@ -135,7 +136,7 @@ export class RulesForm {
       h(
         "div",
         { class: "option-group", "data-section": section },
-        h("h3", { title: section }, page.sections?.[section] ?? section),
+        h("h3", {}, page.sections?.[section] ?? ""),
         ids.map((id) => this.control(id)),
       ),
     );
@@ -144,16 +145,16 @@ export class RulesForm {
 
   control(id) {
     const option = this.byId.get(id);
-    const [text, ...details] = (page.language === "zh-CN" ? option.zh : option.en).split(/[;；]\s*/);
+    const { label: text, hint } = optionWords(option, this.value("format"));
     if (option.kind === "bool") {
       const input = h("input", {
         type: "checkbox",
         checked: Boolean(this.value(id)),
         onchange: (e) => this.choose(id, e.target.checked),
       });
-      return h("label", { class: "option toggle", "data-option": id }, input, label(text, details));
+      return h("label", { class: "option toggle", "data-option": id }, input, label(text, hint));
     }
-    return h("label", { class: "option", "data-option": id }, label(text, details), this.input(option));
+    return h("label", { class: "option", "data-option": id }, label(text, hint), this.input(option));
   }
 
   input(option) {
@@ -183,10 +184,9 @@ export class RulesForm {
   }
 }
 
-/** An option's words: the plain part first, the fine print smaller beneath it. */
-function label(text, details) {
-  const fine = details.length ? h("small", { class: "fine" }, details.join("; ")) : null;
-  return h("span", { class: "option-label" }, text, fine);
+/** An option's words: what it does at the table, the detail smaller beneath it. */
+function label(text, hint) {
+  return h("span", { class: "option-label" }, text, hint ? h("small", { class: "fine" }, hint) : null);
 }
 
 /** "§2.2" before "§10.1": sections in the order of the rules. */

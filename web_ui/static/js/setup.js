@@ -90,17 +90,14 @@ function renderDealers() {
 }
 
 /** Each eject profile by its name in words, and a line on what a press feels like. */
-function renderProfiles(profiles) {
-  const chosen = previous?.profile ?? "toy";
-  const select = $("profile");
-  select.replaceChildren(
-    ...profiles.map((p) =>
-      h("option", { value: p, selected: p === chosen }, t(`profile_${p}`) === `profile_${p}` ? p : t(`profile_${p}`)),
-    ),
-  );
+function renderEjectProfiles(profiles) {
+  const chosen = previous?.eject_profile ?? "toy";
+  const select = $("eject-profile");
+  const name = (p) => (`eject_profile_${p}` in page.words ? t(`eject_profile_${p}`) : p);
+  select.replaceChildren(...profiles.map((p) => h("option", { value: p, selected: p === chosen }, name(p))));
   const explain = () => {
-    const key = `profile_${select.value}_hint`;
-    $("profile-hint").textContent = key in page.words ? t(key) : "";
+    const key = `eject_profile_${select.value}_hint`;
+    $("eject-profile-hint").textContent = key in page.words ? t(key) : "";
   };
   select.addEventListener("change", explain);
   explain();
@@ -163,7 +160,7 @@ async function submit(event) {
     game: game(),
     mode: form.elements.mode.value,
     first_dealer: Number($("first-dealer").value),
-    profile: $("profile").value,
+    eject_profile: $("eject-profile").value,
     options: rules.chosen(),
     seed: Math.floor(Math.random() * 2 ** 30),
   };
@@ -200,7 +197,7 @@ async function start() {
   const catalogue = await attempt(() => get("/api/options"));
   if (!catalogue) return;
   rules = new RulesForm(catalogue, { ...(previous?.options ?? {}) }, { game, players: names, changed });
-  renderProfiles(catalogue.profiles);
+  renderEjectProfiles(catalogue.eject_profiles);
   renderRules();
   showCarried();
   startTableSettings();
