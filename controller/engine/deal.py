@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from .cards import UNKNOWN
+from .cards import UNKNOWN, Card
 from .errors import OptionError
 from .events import DealStarted, Event, Returned, TurnedUp
 from .game import Game
@@ -29,11 +29,7 @@ def deal(
     game = Game(rules, players, dealer, rng, knowledge, active=active)
     playing = game.active_count
     size, deck = hand_size(rules, playing), game.deck
-    if playing * size > deck.size - 1:
-        raise OptionError(
-            f"option hand_size: {playing} players x {size} cards needs more than the "
-            f"{deck.size}-card {deck.name} deck"
-        )
+    check_room_to_turn_up(rules, playing, size)
     if knowledge is Knowledge.FULL:
         cards = deck.cards()
         rng.shuffle(cards)
@@ -57,11 +53,51 @@ def hand_size(rules: Rules, players: int) -> int:
     return 7 if players <= 4 else 8 if players <= 6 else 9
 
 
+def check_room_to_turn_up(rules: Rules, playing: int, size: int) -> None:
+    """§2.3 [ENG]: after dealing, the pile must hold a card that may start the discard pile
+    whatever the shuffle: at least one card, and more cards than those §2.5 sends back when
+    turned up. Otherwise a pile of only Wild Draw Fours (or Trade Hands) would be turned up,
+    returned and turned up again forever; the deal is refused instead, naming the option."""
+    deck, dealt = rules.deck_spec, playing * size
+    if dealt > deck.size - 1:
+        raise OptionError(
+            f"option hand_size: {playing} players x {size} cards needs more than the "
+            f"{deck.size}-card {deck.name} deck"
+        )
+    returned = returned_at_start(rules)
+    if deck.size - dealt <= len(returned):
+        names = sorted({c.face.name.replace("_", " ").title() for c in returned})
+        raise OptionError(
+            f"option hand_size: {playing} players x {size} cards leave {deck.size - dealt} "
+            f"cards to turn up, and they could all be among the {len(returned)} "
+            f"{' or '.join(names)} cards that go back when turned up (§2.5): deal fewer"
+        )
+
+
+def returned_at_start(rules: Rules) -> list[Card]:
+    """The deck's cards that go back when turned up first (§2.5)."""
+    return [c for c in rules.deck_spec.cards() if must_return(rules, c)]
+
+
+def most_dealt(rules: Rules) -> int:
+    """The most cards the hands may take together: see `check_room_to_turn_up`."""
+    return rules.deck_spec.size - 1 - len(returned_at_start(rules))
+
+
 def turn_up_from_pile(game: Game, events: list[Event]) -> None:
+    """§2.5: turn up the pile's top card; one that must go back is returned, the pile
+    reshuffled and another turned up. A pile with no card that may start is refused rather
+    than turned up forever (`deal` never leaves one)."""
+    if all(must_return(game.rules, c) for c in game.pile):
+        pile = " ".join(c.text for c in game.pile) or "empty"
+        raise OptionError(
+            f"the pile ({pile}) holds no card that may start the discard pile: each would go "
+            "back when turned up (§2.5); deal fewer cards (option hand_size)"
+        )
     while True:
         c = game.pile.pop()
         events.append(TurnedUp(c))
-        if not must_return(game, c):
+        if not must_return(game.rules, c):
             start_pile(game, c, events)
             return
         game.pile.append(c)

@@ -12,6 +12,7 @@ from .actions import ChooseColour, TurnUp
 from .cards import COLOURS, UNKNOWN, Card, Face
 from .errors import BadChoice, IllegalAction, NotYourTurn, WrongPhase
 from .events import ColourNamed, Event, Returned, Reversed, Skipped, TurnedUp
+from .options import Rules
 from .resolve import charge
 from .state import DealState, Duty, DutyKind, Phase
 
@@ -29,18 +30,20 @@ def push_turn_up(game: DealState, action: TurnUp, events: list[Event]) -> None:
     if not game.deck.holds(c):
         raise BadChoice(f"{c} is not in the {game.deck.name} deck")
     events.append(TurnedUp(c))
-    if must_return(game, c):
+    if must_return(game.rules, c):
         events.append(Returned(c))
         return
     game.pile.pop()
     start_pile(game, c, events)
 
 
-def must_return(game: DealState, c: Card) -> bool:
+def must_return(rules: Rules, c: Card) -> bool:
+    """§2.5: a card turned up first that goes back into the deck for another to be turned up
+    (Wild Draw Four, Trade Hands, and Wild under start_wild=redraw)."""
     face = c.face
     if face is Face.WILD_DRAW_FOUR or face is Face.TRADE_HANDS:
         return True
-    return face is Face.WILD and game.rules.start_wild == "redraw"
+    return face is Face.WILD and rules.start_wild == "redraw"
 
 
 def start_pile(game: DealState, c: Card, events: list[Event]) -> None:

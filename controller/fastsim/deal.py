@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from controller.engine import GameKind, Rules
+from controller.engine.deal import most_dealt
 
 from .rand import picker, shuffle
 from .tables import (
@@ -60,7 +61,7 @@ def covers(rules: Rules, players: int, bot: str) -> bool:
         return False
     if not set(rules.changed()) <= COVERED:
         return False
-    return players * hand_size(rules, players) <= rules.deck_spec.size - 1
+    return players * hand_size(rules, players) <= most_dealt(rules)
 
 
 def hand_size(rules: Rules, players: int) -> int:

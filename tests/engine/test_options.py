@@ -74,5 +74,7 @@ def test_hand_size_too_big_for_the_deck_names_the_option() -> None:
     rules = Rules.create("classic", hand_size=15)
     with pytest.raises(OptionError, match="option hand_size: 10 players x 15 cards"):
         deal(rules, 10, 0, random.Random(1))
-    game, _ = deal(rules, 7, 0, random.Random(1))
+    with pytest.raises(OptionError, match="option hand_size: 7 players x 15 cards leave 3"):
+        deal(rules, 7, 0, random.Random(1))  # the 3 left could all be Wild Draw Fours (§2.5)
+    game, _ = deal(rules, 6, 0, random.Random(1))
     assert all(len(hand) in (15, 17) for hand in game.hands)

@@ -129,6 +129,17 @@ def test_the_fast_path_covers_only_what_it_plays_exactly(
         assert chosen == ("fast" if fast else "validated")
 
 
+@pytest.mark.timeout(10)
+def test_a_deal_the_engine_refuses_is_not_played_fast() -> None:
+    # 5 x 22 Attack cards leave 2 in the launcher: both could be Trade Hands, which §2.5 sends
+    # back, so the engine refuses the deal; the fast path could turn cards up forever.
+    rules = Rules.create("attack", hand_size=22)
+    assert not covers(rules, 5, "random")
+    assert covers(rules.replace(hand_size=21), 5, "random")
+    with pytest.raises(ValueError, match="option hand_size"):
+        simulate(rules, 5, 1, 636, PROFILES["toy"], "random", path="auto")
+
+
 def test_quick_draws_are_in_use_on_this_interpreter() -> None:
     assert QUICK, "the quick forms of choice and shuffle drew differently: the slow forms run"
 
