@@ -1,11 +1,16 @@
-"""A real waitress server in a background thread, for tests that talk HTTP to the app."""
+"""A real waitress server in a background thread, for tests that talk HTTP to the app; and
+waiting for a `uno-attack run` process to answer."""
 
 from __future__ import annotations
 
 import logging
+import subprocess
 import threading
+import urllib.request
 from collections.abc import Callable
 from typing import Any
+
+from tests.waiting import wait_until
 
 
 def serve(app: Any, port: int = 0, threads: int = 16) -> tuple[str, Callable[[], None]]:
@@ -36,3 +41,20 @@ def serve(app: Any, port: int = 0, threads: int = 16) -> tuple[str, Callable[[],
         wasyncore.close_all(server._map)  # type: ignore[union-attr]
 
     return f"http://127.0.0.1:{port}", stop
+
+
+def wait_answering(
+    port: int, process: subprocess.Popen[Any], output: Callable[[], str] = lambda: ""
+) -> None:
+    """Wait until the service that `process` runs answers on `port`; fail at once, with its
+    `output`, if it ends first."""
+
+    def answering() -> bool:
+        assert process.poll() is None, f"the service ended ({process.returncode}): {output()}"
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5).close()
+        except OSError:  # not listening yet, or too busy to answer: ask again
+            return False
+        return True
+
+    wait_until(answering, f"the service answers on port {port}")

@@ -10,7 +10,6 @@ import socket
 import subprocess
 import sys
 import threading
-import time
 import urllib.error
 import urllib.request
 from http.cookiejar import CookieJar
@@ -18,6 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from controller.store import Store
+from tests.serving import wait_answering
+from tests.waiting import wait_until
 
 from .conftest import SETUP
 
@@ -56,15 +57,13 @@ def start(port: int, data: Path) -> subprocess.Popen[bytes]:
          "--host", "127.0.0.1", "--port", str(port), "--data-dir", str(data)],
         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
     )  # fmt: skip
-    deadline = time.monotonic() + 60  # a safety net: a busy machine starts Python slowly
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1).close()
-            return process
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.05)
-    process.kill()
-    raise AssertionError("the service did not start")
+    try:
+        wait_answering(port, process)
+    except AssertionError:
+        process.kill()
+        process.wait(10)
+        raise
+    return process
 
 
 def play_until_killed(tablet: Client, acknowledged: list[tuple[int, dict[str, Any]]]) -> None:
@@ -92,8 +91,8 @@ def test_kill_9_mid_game_loses_nothing_acknowledged(tmp_path: Path) -> None:
         tablet.post("/api/actions", {"action": {"type": "TurnUp", "card": "R5"}})
         player = threading.Thread(target=play_until_killed, args=(tablet, acknowledged))
         player.start()
-        while len(acknowledged) < 30:
-            time.sleep(0.005)
+        wait_until(lambda: len(acknowledged) >= 30 or not player.is_alive(), "30 taps answered")
+        assert len(acknowledged) >= 30, "the tablet stopped before the kill"
         os.kill(process.pid, signal.SIGKILL)  # while a request is in flight
         process.wait(10)
         player.join(10)

@@ -7,11 +7,11 @@ import signal
 import socket
 import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.serving import wait_answering
 
 
 def start(tmp_path: Path, config: str, service: str) -> str:
@@ -31,15 +31,7 @@ def start(tmp_path: Path, config: str, service: str) -> str:
             stdout=sink, stderr=subprocess.STDOUT,
         )  # fmt: skip
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                try:
-                    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5):
-                        break
-                except OSError:
-                    assert process.poll() is None, output.read_text()
-                    assert time.monotonic() < deadline, "the service never answered"
-                    time.sleep(0.1)
+            wait_answering(port, process, output.read_text)
         finally:
             process.send_signal(signal.SIGTERM)
             process.wait(30)

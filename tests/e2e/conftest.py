@@ -9,7 +9,6 @@ Chromium when it runs as root.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,6 +23,7 @@ from controller.store import Store
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
 from tests.serving import serve
+from tests.waiting import wait_until
 from web_ui.app import create_app
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -88,14 +88,15 @@ class Table:
         self.stop_server()
         between()
         port = int(self.url.rsplit(":", 1)[1])
-        deadline = time.monotonic() + 10
-        while True:  # the old socket is freed once the server's poll (1 s) returns
+
+        def served() -> bool:
             try:
                 _, self.stop_server = serve(self.app, port)
-                return
-            except OSError:
-                assert time.monotonic() < deadline, f"port {port} stayed busy"
-                time.sleep(0.05)
+            except OSError:  # the old socket is freed once the server's poll (1 s) returns
+                return False
+            return True
+
+        wait_until(served, f"port {port} free to serve again")
 
     def tablet(self, viewport: dict[str, int] | None = None, *, unlocked: bool = False) -> Any:
         """A new tablet (its own cookies) showing the scoreboard; unlocked with the PIN if

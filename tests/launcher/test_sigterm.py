@@ -12,12 +12,17 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
+from controller.launcher import load_pin_profile
+from tests.waiting import wait_until
+
 REPO = Path(__file__).resolve().parents[2]
+
+RUN_SPEED = load_pin_profile("hbridge").ejector.speed
+"""The speed the motor reaches once its soft start is over (both children use hbridge)."""
 
 CLI = "import sys; from controller.cli import main; sys.exit(main())"
 
@@ -49,14 +54,14 @@ def run_and_terminate(argv: list[str], log: Path) -> tuple[int, list[float]]:
     child = subprocess.Popen(
         argv, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
+
+    def at_full_speed() -> bool:
+        assert child.poll() is None, child.communicate()
+        return RUN_SPEED in speeds(log)
+
     try:
-        deadline = time.monotonic() + 30
-        while not any(s > 0 for s in speeds(log)):
-            assert child.poll() is None, child.communicate()
-            assert time.monotonic() < deadline, "the motor never started"
-            time.sleep(0.02)
-        time.sleep(0.2)  # well into the run
-        child.send_signal(signal.SIGTERM)
+        wait_until(at_full_speed, "the motor runs at full speed, its soft start over")
+        child.send_signal(signal.SIGTERM)  # well into the run: 12 cards take 12 s
         code = child.wait(timeout=30)
     finally:
         if child.poll() is None:

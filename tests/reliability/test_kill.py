@@ -9,13 +9,13 @@ import signal
 import sqlite3
 import subprocess
 import threading
-import time
 import urllib.error
 from pathlib import Path
 from typing import Any
 
 from controller.store import FILE_NAME
 from tests.api.test_recovery import Client, free_port, start
+from tests.waiting import wait_until
 
 from .conftest import report, scale
 
@@ -64,8 +64,8 @@ def logged(data: Path) -> dict[str, list[int]]:
 
 
 def killed_mid_burst(process: subprocess.Popen[bytes], burst: Burst, taps: int) -> None:
-    while len(burst.acknowledged) < taps and burst.is_alive():
-        time.sleep(0.005)  # poll: the kill lands while taps are in flight
+    # the kill lands while taps are in flight
+    wait_until(lambda: len(burst.acknowledged) >= taps or not burst.is_alive(), "taps answered")
     os.kill(process.pid, signal.SIGKILL)
     process.wait(10)
     burst.join(10)

@@ -13,7 +13,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -23,6 +22,7 @@ import pytest
 
 from controller.store import FILE_NAME, Store
 from tests.api.test_recovery import Client, free_port
+from tests.serving import wait_answering
 
 from .conftest import report
 
@@ -123,7 +123,7 @@ def test_storage_full_disk_answers_507_and_keeps_the_log(tmp_path: Path) -> None
         stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, text=True,
     )  # fmt: skip
     try:
-        wait_serving(port, process)
+        wait_answering(port, process, lambda: process_output(process))
         tablet = Client(port)
         tablet.post("/api/session/pin", {"pin": "1234"})
         status, answer, acknowledged = 200, {}, 0
@@ -184,16 +184,6 @@ def post(client: Client, path: str, body: dict[str, Any]) -> tuple[int, Any]:
         return error.code, json.load(error)
 
 
-def wait_serving(port: int, process: subprocess.Popen[str]) -> None:
-    while process.poll() is None:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=1).close()
-            return
-        except (urllib.error.URLError, ConnectionError):
-            time.sleep(0.05)  # poll again
-    raise AssertionError(f"the service ended: {process.stderr.read() if process.stderr else ''}")
-
-
 class serving:
     """`uno-attack run` on `data` for the `with` block; its stderr kept for later."""
 
@@ -205,7 +195,7 @@ class serving:
         )  # fmt: skip
 
     def __enter__(self) -> tuple[int, subprocess.Popen[str]]:
-        wait_serving(self.port, self.process)
+        wait_answering(self.port, self.process, lambda: process_output(self.process))
         return self.port, self.process
 
     def __exit__(self, *_: object) -> None:
