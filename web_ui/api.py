@@ -1,9 +1,10 @@
 """The JSON API: the table's state, and one endpoint per kind of control action.
 
 Every POST takes a JSON object (at most 32 levels deep, valid Unicode); an optional `key` (or
-`Idempotency-Key` header) makes a retry or a double tap apply once. Answers are
-`{"seq", "events", "state"}`; refusals are 400 (bad input), 403 (a missing right) or 409 (the
-rules say no, or a key reused for another command), with `{"error": reason}`.
+`Idempotency-Key` header) makes a retry or a double tap apply once. A command's answer is its
+record (`{"seq", "kind", "actor", "at", "events"}`) and the new `"state"`; refusals are 400 (bad
+input), 403 (a missing right) or 409 (the rules say no, or a key reused for another command),
+with `{"error": reason}` (every status: `errors.py`).
 """
 
 from __future__ import annotations

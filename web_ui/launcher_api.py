@@ -1,4 +1,5 @@
-"""Launcher controls for the tablets: a virtual press (demo), clearing a fault, dealing.
+"""Launcher controls for the tablets: its status, a virtual press (demo), clearing a fault,
+reloading, dealing.
 
 Players clear a jam, reload and deal; pressing the button of the simulated launcher is a
 player's tap too, but a test press on a real launcher is a hardware test: the admin's.

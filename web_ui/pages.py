@@ -1,9 +1,11 @@
-"""The server-rendered pages: the scoreboard, set-up, admin, the API reference.
+"""The server-rendered pages: the scoreboard, set-up, the rules sheet, admin, the API reference
+(the history page is `history.py`'s).
 
-Each page is a small template plus a vendored script that talks to the JSON API. The page hands
-its script one JSON block (`page-data`): the language's words, who this tablet is (unlocked,
-admin), what kind of table it is (demo, simulated launcher), the decks' cards and the current
-state, so the first paint needs no round trip and the words have one source (`i18n.py`).
+Each page is a small template plus (but the API reference) a vendored script that talks to the
+JSON API. The page hands its script one JSON block (`page-data`): the language's words, who this
+tablet is (unlocked, admin), what kind of table it is (demo, simulated launcher) and what that
+page needs (the current state, the decks' cards, ...), so the first paint needs no round trip
+and the words have one source (`i18n.py`).
 """
 
 from __future__ import annotations

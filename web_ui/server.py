@@ -145,7 +145,7 @@ def _file_limit() -> int:
 
 
 def serve_in_thread(server: ScoreboardServer) -> threading.Thread:
-    """Run `server` on a daemon thread (tests and benchmarks)."""
+    """Run `server` on a daemon thread (the benchmarks)."""
     thread = threading.Thread(target=_run_quietly, args=(server,), name="waitress", daemon=True)
     thread.start()
     return thread

@@ -3,15 +3,17 @@
 `Ejector.run(n)` runs in the caller's thread (the thread that owns the game). Beam edges arrive
 from gpiozero's callback thread through `on_beam(stamp, blocked)`, which only enqueues them with
 the stamp the kernel gave them; `stop()` puts a marker on the same queue, so every wait ends at
-once. The clock is read only for deadlines. The motor is switched off in a ``finally`` on every
-path out of a run, exceptions and signals included, and every run has a hard deadline.
+once. Edges are judged on their stamps, never on when they arrive; the clock (the one that
+stamps them) times the deadlines, the soft start, the log of duties and the brake and retract.
+The motor is switched off in a ``finally`` on every path out of a run, exceptions and signals
+included, and every run has a hard deadline.
 
 The ejector keeps a log of the duties it set (`_Pace`), so a pulse is measured in wheel travel
 and a slow last card or a deal is not mistaken for two cards. The last card is fed at
-`last_card_speed`, and while it is in the beam the beam's level is read every few ms: when it
-reads clear the motor holds until the card's (late) edge has been judged, so the motor never
-runs on, feeding a card nobody counts, while an edge waits for the GIL. The retract brakes
-first, then reverses.
+`last_card_speed`, and while it is fed the beam's level is read every few ms: once it has read
+blocked and then clear, the motor holds until the card's (late) edge has been judged, so the
+motor never runs on, feeding a card nobody counts, while an edge waits for the GIL. The retract
+brakes first, then reverses.
 """
 
 from __future__ import annotations
@@ -175,7 +177,8 @@ class Ejector:
         self._queue.put(_Stop(detail))
 
     def run(self, cards: int, *, speed: float | None = None) -> EjectResult:
-        """Eject exactly `cards` cards (or fewer, with the reason), then retract."""
+        """Eject exactly `cards` cards (or fewer, with the reason), then retract (not after a
+        jam or a stop)."""
         if cards <= 0:
             return EjectResult(max(cards, 0), 0, "count")
         self._drain()

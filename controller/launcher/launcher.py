@@ -201,7 +201,8 @@ class Launcher:
 
     @property
     def fault(self) -> Fault | None:
-        """The latched fault, or an open lid; None when the launcher may eject."""
+        """What stops the launcher now: the drive's outage (the board's link is down), the
+        latched fault, or an open lid; None when the launcher may eject."""
         with self._state_lock:
             return self._fault_locked()
 

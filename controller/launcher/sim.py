@@ -306,7 +306,8 @@ class SimulatedLauncher:
     # --- knobs and observations (any thread) ---
 
     def add_motor_listener(self, listener: MotorListener) -> None:
-        """Call ``listener(t, speed)`` on every motor speed change, in the thread that made it."""
+        """Call ``listener(t, speed)`` on every change of the motor driver's inputs, with the
+        speed they give (it may not have changed), in the thread that made the change."""
         self._listeners.append(listener)
 
     def load(self, cards: int) -> None:

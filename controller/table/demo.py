@@ -2,7 +2,8 @@
 
 Each bot move goes through the same paths as people's: taps become logged commands, and a bot
 that must press the launcher presses the simulated button, so the press travels through the
-launcher's input thread, the eject policy, the motor and the card sensor. A visitor can take a
+launcher's input thread, the eject policy, the motor and the card sensor (at a table without
+one, it says how many cards came out, as people do). A visitor can take a
 seat (`take_seat`) and play it from a tablet; the bots wait for them.
 
 The bots only play matches they set up themselves: once a person sets up a table, they leave it

@@ -153,8 +153,9 @@ class TableSession:
         return self.match.game
 
     def apply(self, command: Mapping[str, Any]) -> list[dict[str, Any]]:
-        """Apply one command; return its events. Refusals raise InvalidInput (malformed) or
-        IllegalAction (not allowed now) and change nothing."""
+        """Apply one command; return its events. Refusals raise InvalidInput (malformed),
+        IllegalAction (not allowed now) or, for a deal its options cannot deal (`hand_size`), the
+        engine's OptionError; they change nothing."""
         kind = command.get("type")
         if kind == "deal":
             return self._deal()
