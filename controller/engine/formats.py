@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 DEALS_PER_PARTNERSHIP = 4
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class DealRecord:
     """One finished deal, per seat of its table: who dealt and won, the points and cards left;
     `seating` maps seats to match players and `deltas` is the change to each player's total.

@@ -66,21 +66,23 @@ def charge(
         challengeable = effect.challengeable and wd4_bluff_allowed(game)
         if challengeable or rules.stacking or rules.jumpin:
             duties.append(
-                Duty(DutyKind.PENALTY, victim, total, why, seat, challengeable, wd4_was_legal,
-                     effect.draw * n)
+                Duty(DutyKind.PENALTY, victim, count=total, why=why, source=seat,
+                     challengeable=challengeable, legal=wd4_was_legal, share=effect.draw * n)
             )  # fmt: skip
             return True
         game.draw(victim, total, why, events)
     if effect.presses:
         count = effect.presses * n + carried
         stackable = rules.attack_stack_hits
-        duties.append(Duty(DutyKind.PRESS, victim, count, Why.HIT_TWO, stackable=stackable))
+        duties.append(
+            Duty(DutyKind.PRESS, victim, count=count, why=Why.HIT_TWO, stackable=stackable)
+        )
         return stackable
     if effect.until_fire:
-        duties.append(Duty(DutyKind.PRESS_UNTIL_FIRE, victim, n, Why.HIT_FIRE))
+        duties.append(Duty(DutyKind.PRESS_UNTIL_FIRE, victim, count=n, why=Why.HIT_FIRE))
     if effect.everyone_presses:
         others = game.seats_after(seat)
-        duties.extend(Duty(DutyKind.PRESS, other, n, Why.ALL_HIT) for other in others)
+        duties.extend(Duty(DutyKind.PRESS, other, count=n, why=Why.ALL_HIT) for other in others)
     return False
 
 

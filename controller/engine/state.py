@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import KW_ONLY, dataclass
 from enum import StrEnum
 
 from .cards import UNKNOWN, Card, Colour, Face
@@ -53,6 +53,7 @@ class Duty:
 
     kind: DutyKind
     seat: int
+    _: KW_ONLY  # the rest by name: several are numbers a swap would not show
     count: int = 0
     why: Why = Why.TURN
     source: int = -1  # who played the card that created it
@@ -361,7 +362,7 @@ class DealState:
 
     def owe_presses(self, seat: int, presses: int, why: Why, events: list[Event]) -> None:
         """A penalty: `seat` presses `presses` times before anything else happens."""
-        self.duties.insert(0, Duty(DutyKind.PRESS, seat, presses, why))
+        self.duties.insert(0, Duty(DutyKind.PRESS, seat, count=presses, why=why))
         events.append(Owes(seat, presses, why))
 
 
