@@ -267,7 +267,7 @@ class TableService:
         try:
             job.done.set_result(job.run())
         except Exception as error:  # handed to the caller, who decides what it means
-            if not isinstance(error, InvalidInput | IllegalAction | StoreError):
+            if not isinstance(error, InvalidInput | EngineError | StoreError):  # refusals
                 log.exception("table job failed")
             job.done.set_exception(error)
 
