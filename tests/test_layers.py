@@ -1,5 +1,6 @@
-"""The layers import one way: `engine` <- `table` <- `web_ui`, `launcher` <- `table`, and the
-`uno-attack` command (`controller.cli`) on top of them all.
+"""The layers import one way: `engine` <- `table` <- `web_ui`, `launcher` <- `table`, the
+simulation tools on the engine and the eject profiles only, and the `uno-attack` command
+(`controller.cli`) on top of them all.
 
 Checked by parsing every import of every module, the ones made only for type checking or
 inside a function included, so a layer that reaches up or sideways fails here. The engine's own
@@ -20,6 +21,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 GPIO_LIBRARIES = ("gpiozero", "serial", "RPi", "lgpio", "pigpio")
 
+SIMULATION = ("controller.engine", "controller.launcher.policy")  # rules and eject profiles
+
 ALLOWED: dict[str, tuple[str, ...]] = {
     # package: the project modules it may import (its own package always)
     "controller.sections": (),
@@ -34,9 +37,13 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "controller.config",
         "controller.preset_store",
     ),
+    # the simulation tools: the engine and the eject profiles only
+    "controller.fastsim": SIMULATION,
+    "controller.simulation": (*SIMULATION, "controller.fastsim"),
+    "controller.tuning": (*SIMULATION, "controller.simulation"),
 }
 """Who may import whom, for the layers the design names. A module not listed here may import
-any layer below the command line (the simulation tools, the configuration)."""
+any layer below the command line (the configuration, the service's helpers)."""
 
 FORBIDDEN: dict[str, tuple[str, ...]] = {
     "web_ui": GPIO_LIBRARIES,  # the scoreboard never touches the hardware, not even by accident
@@ -170,6 +177,12 @@ def test_layers_web_reads_no_table_internals() -> None:
             "from ..store import Store\n",
             ["controller.engine.x imports controller.store"],
         ),
+        (
+            "controller/fastsim/x.py",
+            "from controller.launcher.sim import SimOptions\n",
+            ["controller.fastsim.x imports controller.launcher.sim"],
+        ),
+        ("controller/fastsim/x.py", "from controller.launcher.policy import Profile\n", []),
         ("controller/cli/x.py", "from web_ui.app import create_app\n", []),
     ],
 )  # fmt: skip
