@@ -15,7 +15,6 @@ import pytest
 from flask import Flask, request
 
 from controller.config import Config, ServiceConfig, TableConfig
-from controller.store import Store
 from controller.table.service import TableService
 from tests.serving import serve
 from tests.waiting import FakeClock
@@ -30,23 +29,20 @@ SETUP = {"players": ["Ann", "Bob", "Cy", "Di"], "game": "attack", "first_dealer"
 
 
 @pytest.fixture
-def brute_app(tmp_path: Path) -> Iterator[tuple[Flask, int, FakeClock]]:
-    with Store(tmp_path / "uno-attack.db") as store:
-        table = TableService(store).start()
-        service = ServiceConfig(data_dir=str(tmp_path), admin_password="a long password")
-        config = Config(table=TableConfig(pin=PIN), service=service)
-        app = create_app(table, config, secret_key="brute-secret")
-        clock = FakeClock()  # stands still while the attack runs
-        app.extensions["pin_guard"] = security.Guard("PIN", clock)
-        seen: set[str] = set()
-        app.extensions["seen_addresses"] = seen
-        app.before_request(lambda: seen.add(request.remote_addr or "?"))
-        url, stop = serve(app, threads=8)
-        try:
-            yield app, int(url.rsplit(":", 1)[1]), clock
-        finally:
-            stop()
-            table.stop()
+def brute_app(service: TableService, tmp_path: Path) -> Iterator[tuple[Flask, int, FakeClock]]:
+    settings = ServiceConfig(data_dir=str(tmp_path), admin_password="a long password")
+    config = Config(table=TableConfig(pin=PIN), service=settings)
+    app = create_app(service, config, secret_key="brute-secret")
+    clock = FakeClock()  # stands still while the attack runs
+    app.extensions["pin_guard"] = security.Guard("PIN", clock)
+    seen: set[str] = set()
+    app.extensions["seen_addresses"] = seen
+    app.before_request(lambda: seen.add(request.remote_addr or "?"))
+    url, stop = serve(app, threads=8)
+    try:
+        yield app, int(url.rsplit(":", 1)[1]), clock
+    finally:
+        stop()
 
 
 def guess(port: int, n: int) -> list[int]:
