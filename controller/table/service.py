@@ -18,14 +18,14 @@ import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from controller.engine import EngineError, IllegalAction, Press
 from controller.engine.autoplay import remaining_for_press
 from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus, handle_press
-from controller.launcher.policy import PROFILES, EjectPolicy, Policy, load_profile
+from controller.launcher.policy import PROFILES, EjectDecision, EjectPolicy, Policy, load_profile
 from controller.store import Record, Store, StoreError
 
 from .codec import InvalidInput, action_to_dict, record_to_dict
@@ -454,7 +454,7 @@ class TableService:
         assert game is not None
         outcome = handle_press(
             launcher, self.policy(), event, remaining=remaining_for_press(game),
-            suspense=self.suspense,
+            suspense=self.suspense, on_decision=self._decided,
         )  # fmt: skip
         if outcome.refused:
             self._notice("press_refused", outcome.refused)
@@ -473,6 +473,11 @@ class TableService:
             decided.tension if decided else 0.0, {"seat": seat, "cards": outcome.ejected} | info,
         )  # fmt: skip
         return self._execute({"type": "action", "action": action, "launcher": info}, "button", None)
+
+    def _decided(self, decision: EjectDecision) -> None:
+        """The press's tension is shown from its decision on: its suspense carries it."""
+        self._launcher_view = replace(self._launcher_view, tension=decision.tension)
+        self._refresh()
 
     def virtual_press(self) -> None:
         """Press the simulated launcher's button (demos): the press takes the real path."""
