@@ -72,12 +72,13 @@ def push_correct(game: DealState, action: Correct, events: list[Event]) -> None:
     hand, before = game.hands[seat], len(game.hands[seat])
     if count < 1:
         raise IllegalAction("a player with no cards has gone out: play the last card instead")
-    if count - before > len(game.pile):
-        raise IllegalAction(f"only {len(game.pile)} cards are unaccounted for")
+    spare = len(game.unaccounted) + len(game.pile)
+    if count - before > spare:
+        raise IllegalAction(f"only {spare} cards are unaccounted for")
     if before - count > hand.count(UNKNOWN):
         raise IllegalAction(f"P{seat}'s known cards cannot be taken away")
-    for _ in range(count - before):
-        game.pile.pop()
+    for _ in range(count - before):  # the cards nobody counted first, then the launcher's
+        (game.unaccounted or game.pile).pop()
         hand.append(UNKNOWN)
     for _ in range(before - count):
         hand.remove(UNKNOWN)

@@ -108,6 +108,7 @@ class Game(DealState):
         other.rng.setstate(self.rng.getstate())
         other.hands = [hand[:] for hand in self.hands]
         other.pile = self.pile[:]
+        other.unaccounted = self.unaccounted[:]
         other.discard = self.discard[:]
         other.duties = [duty.copy() for duty in self.duties]
         other.active = self.active[:]

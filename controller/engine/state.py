@@ -80,6 +80,8 @@ class DealState:
     rng: random.Random
     hands: list[list[Card]]
     pile: list[Card]  # draw pile (classic) or launcher stack (Attack); the top is the end
+    unaccounted: list[Card]  # table mode: unseen cards out of the launcher and every hand count
+    refilled: int  # table mode: cards moved from the discard pile since the launcher was filled
     discard: list[Card]  # the top card is the end
     colour: Colour | None  # the active colour (None until a turned-up wild is named)
     direction: int
@@ -131,6 +133,8 @@ class DealState:
         self.rng = rng
         self.hands = [[] for _ in range(players)]
         self.pile = []
+        self.unaccounted = []
+        self.refilled = 0
         self.discard = []
         self.colour = None
         self.direction = 1
@@ -252,7 +256,9 @@ class DealState:
 
     def cards_in_play(self) -> list[Card]:
         """Every card the game holds: for conservation checks."""
-        return [c for hand in self.hands for c in hand] + self.pile + self.discard
+        return (
+            [c for hand in self.hands for c in hand] + self.pile + self.discard + self.unaccounted
+        )
 
     def value(self, hand: list[Card]) -> int:
         points = self.deck.points
@@ -295,7 +301,23 @@ class DealState:
         else:
             self.rng.shuffle(spare)
         self.pile[:0] = spare
+        self.refilled += len(spare)
         events.append(Reshuffled(len(spare)))
+        return True
+
+    def reload(self, events: list[Event]) -> bool:
+        """Table mode (§8): the players filled the empty launcher with the discard pile but its
+        top card, so it holds those and nothing else. Discards the engine had already moved into
+        it (at the press that found it empty) were still on the table and went in too; any other
+        card it still counted was not there (a drifted count): it is unaccounted for, and a hand
+        count corrected up takes it first. False, and nothing changed, if no card went in."""
+        on_table = min(self.refilled, len(self.pile))  # refills go under the cards it held
+        if not on_table and len(self.discard) < 2:
+            return False
+        self.unaccounted.extend(self.pile[on_table:])
+        del self.pile[on_table:]
+        self.refill(events)
+        self.refilled = 0
         return True
 
     def take(self, count: int, events: list[Event]) -> list[Card]:

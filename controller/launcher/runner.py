@@ -45,13 +45,17 @@ def handle_press(
     *,
     remaining: int,
     suspense: float = 0.0,
+    on_decision: Callable[[EjectDecision], None] | None = None,
 ) -> PressOutcome:
     """Ask the policy, show the tension, pause for suspense, eject. A faulted launcher refuses
-    the press without consuming the policy (the countdown does not advance)."""
+    the press without consuming the policy (the countdown does not advance). `on_decision`
+    hears the decision before the suspense starts (a scoreboard shows its tension)."""
     fault = launcher.fault
     if fault is not None:
         return PressOutcome(press, None, None, refused=f"{fault.kind}: {fault.detail}")
     decision = policy.decide(remaining)
+    if on_decision is not None:
+        on_decision(decision)
     launcher.show_tension(decision.tension)
     if decision.cards == 0:
         return PressOutcome(press, decision, None)

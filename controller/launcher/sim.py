@@ -322,16 +322,19 @@ class SimulatedLauncher:
             self._jam_in = 1 if not self._in_beam else 2
         self._wake.set()
 
-    def clear_jam(self) -> None:
-        """A person pulls the stuck card out."""
+    def clear_jam(self) -> int:
+        """A person pulls the stuck card out (two, if a double stuck): returns how many."""
+        pulled = 0
         with self._lock:
             if self.jammed:
                 self.jammed = False
-                self.stack -= self._group
-                self.cards_removed += self._group
+                pulled = self._group
+                self.stack -= pulled
+                self.cards_removed += pulled
                 self._pos = 0.0
                 self._set_beam(False, self._clock())
         self._wake.set()
+        return pulled
 
     def set_options(self, **changes: Any) -> None:
         """Change knobs while running (noise rates, doubles, ...)."""

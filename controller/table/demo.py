@@ -8,7 +8,8 @@ seat (`take_seat`) and play it from a tablet; the bots wait for them.
 
 The bots only play matches they set up themselves: once a person sets up a table, they leave it
 alone. When the simulated launcher runs empty they reload it as players do (the discard pile but
-its top card); a finished match stays on the screens for `hold` seconds before the next one.
+its top card); when it jams they pull the stuck cards out and correct the presser's hand count
+by them. A finished match stays on the screens for `hold` seconds before the next one.
 `speed` runs everything that many times faster.
 """
 
@@ -155,10 +156,20 @@ class DemoTable:
                 pass  # nothing to reload: a press now gives nothing
         assert launcher is not None
         simulator = getattr(launcher, "simulator", None)
-        if simulator is not None:
-            simulator.clear_jam()  # a bot pulls the stuck card out
+        pulled = 0 if simulator is None else simulator.clear_jam()  # a bot pulls it out
         launcher.clear_fault()
+        if pulled:
+            self._hand_to_presser(game, pulled)
         return True
+
+    def _hand_to_presser(self, game: Game, pulled: int) -> None:
+        """Cards pulled out of a jam belong to whoever pressed (RULES.md §3.4): the bots
+        correct that hand's count, as a person does on the scoreboard."""
+        last = self.service.snapshot().get("launcher", {}).get("last") or {}
+        seat = last.get("seat")
+        if last.get("stop") != "jam" or seat is None:
+            return  # no press jammed: no presser to give the cards to
+        self._act({"type": "Correct", "seat": seat, "count": len(game.hands[seat]) + pulled})
 
     def _setup(self) -> dict[str, Any]:
         return {

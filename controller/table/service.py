@@ -14,7 +14,6 @@ import logging
 import queue
 import random
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
@@ -22,20 +21,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.engine import EngineError, IllegalAction, Press
-from controller.engine.autoplay import remaining_for_press
-from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus, handle_press
-from controller.launcher.policy import PROFILES, EjectPolicy, Policy, load_profile
+from controller.engine import EngineError, IllegalAction
+from controller.launcher import Launcher
+from controller.launcher.policy import PROFILES, Policy
 from controller.store import Record, Store, StoreError
 
-from .codec import InvalidInput, action_to_dict, record_to_dict
+from .codec import InvalidInput, record_to_dict
 from .hub import Hub, Message, Subscription
+from .launcher_side import LauncherSide
 from .session import TableSession, TableSetup, current_keys
 
 log = logging.getLogger(__name__)
 
 UNDOABLE = frozenset({"action", "round"})
-COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 TICK = 0.25  # seconds: how often an idle owner thread wakes (watchdog, demo pace)
 COMMAND_TIMEOUT = 15.0  # seconds a tablet's command may wait for the owner thread
 
@@ -65,16 +63,9 @@ class Capabilities:
     eject_profiles: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class LauncherView:
-    status: str
-    fault: str | None = None
-    tension: float = 0.0
-    last: dict[str, Any] | None = None
-
-
-class TableService:
-    """One table's owner thread. `start()` it, `submit()` commands, read `snapshot()`."""
+class TableService(LauncherSide):
+    """One table's owner thread. `start()` it, `submit()` commands, read `snapshot()`.
+    Its launcher side (presses, dealing, the launcher's status) is `LauncherSide`."""
 
     def __init__(
         self,
@@ -98,29 +89,16 @@ class TableService:
         self.session: TableSession | None = None
         self.on_tick: list[Callable[[], None]] = []
         self.tick_interval = TICK  # a faster demo wakes the owner thread more often
-        self._rng = rng or random.Random()
-        self._fixed_policy = policy
-        self._policy: Policy | None = policy
         self._inbox: queue.Queue[_Job | None] = queue.Queue()
         self._snapshot: dict[str, Any] = {}
         self._seq = 0
         self._match_start = 0  # seq of the current match's set-up
         self._match: list[Record] = []  # the current match's records, undone ones included
         self._stopping = threading.Event()
-        self._finger = threading.Lock()
-        self._shown_colour: str | None = None
-        self._launcher_view = LauncherView("none" if launcher is None else "ready")
-        self._status_lock = threading.Lock()
-        self._status: tuple[LauncherStatus, Fault | None] | None = None  # not shown yet
+        self._init_launcher_side(launcher, policy, rng)
         self._thread = threading.Thread(target=self._loop, name=f"table-{table_id}", daemon=True)
         self._rebuild()
-        self._runs: dict[int, tuple[Any, int]] = {}  # id(result) -> (result, seat): see _settle
-        if launcher is not None:
-            launcher.add_press_consumer(self._on_button)
-            launcher.add_status_consumer(self._on_launcher_status)
-            settlements = getattr(launcher, "add_settlement_consumer", None)
-            if settlements is not None:  # a launcher board: runs its link cut off settle late
-                settlements(lambda settled: self.post(lambda: self._settle(settled)))
+        self._listen_to_launcher()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -385,14 +363,6 @@ class TableService:
         self.hub.publish(Message("record", data, record.seq))
         return record
 
-    def _show_colour(self) -> None:
-        """The launcher's RGB LED shows the active colour (off between deals)."""
-        deal = self._snapshot.get("deal") or {}
-        colour = COLOUR_NAMES.get(deal.get("colour") or "")
-        if self.launcher is not None and colour != self._shown_colour:
-            self._shown_colour = colour
-            self.launcher.show_colour(colour)
-
     def _refresh(self) -> None:
         state = {} if self.session is None else self.session.snapshot()
         state["seq"] = self._seq
@@ -436,183 +406,6 @@ class TableService:
                 self.store.set_aside(record.seq, f"the rules refuse it on replay: {error}")
                 self._match.remove(record)
         self._refresh()
-
-    # ------------------------------------------------------------------ the launcher
-
-    def _on_button(self, event: ButtonEvent) -> None:
-        """Launcher input thread: hand the press to the owner thread, nothing more."""
-        if event.kind == "press":
-            self.post(lambda: self._press(event))
-
-    def _press(self, event: ButtonEvent) -> Record | None:
-        session, launcher = self.session, self.launcher
-        seat = None if session is None else session.press_seat()
-        if session is None or launcher is None or seat is None:
-            self._notice("press_ignored", "nobody needs to press the launcher now")
-            return None
-        game = session.game
-        assert game is not None
-        outcome = handle_press(
-            launcher, self.policy(), event, remaining=remaining_for_press(game),
-            suspense=self.suspense,
-        )  # fmt: skip
-        if outcome.refused:
-            self._notice("press_refused", outcome.refused)
-            return None
-        self._remember_run(outcome.result, seat)
-        action = action_to_dict(Press(seat, outcome.ejected))
-        decided = outcome.decision
-        info = {
-            "wanted": decided.cards if decided else 0,
-            "reason": decided.reason if decided else "",
-            "stop": outcome.result.reason if outcome.result else "",
-            "doubles": outcome.result.doubles if outcome.result else 0,  # shingled cards seen
-        }
-        self._launcher_view = LauncherView(
-            self._launcher_view.status, self._launcher_view.fault,
-            decided.tension if decided else 0.0, {"seat": seat, "cards": outcome.ejected} | info,
-        )  # fmt: skip
-        return self._execute({"type": "action", "action": action, "launcher": info}, "button", None)
-
-    def virtual_press(self) -> None:
-        """Press the simulated launcher's button (demos): the press takes the real path."""
-        if self.launcher is None:
-            raise IllegalAction("this table has no launcher")
-        simulator = getattr(self.launcher, "simulator", None)
-        if simulator is None:
-            raise IllegalAction("this launcher is real: press its button")
-        with self._finger:  # one virtual finger: two tablets' presses do not merge into one
-            simulator.press()
-
-    def clear_fault(self) -> None:
-        """A person cleared the jam or refilled the launcher (any thread)."""
-        self.call(self._clear_fault)
-
-    def _clear_fault(self) -> None:
-        if self.launcher is None:
-            raise IllegalAction("this table has no launcher")
-        self.launcher.clear_fault()
-
-    def deal_by_launcher(self) -> None:
-        """Deal every hand with the launcher, one player after another (any thread)."""
-        self.call(self._deal_by_launcher)
-
-    def _deal_by_launcher(self) -> None:
-        if self.launcher is None:
-            raise IllegalAction("this table has no launcher: deal by hand")
-        game = self.session.game if self.session else None
-        if game is None or game.phase.value != "turn_up":
-            raise IllegalAction("deal by launcher right after starting a deal")
-        self._announce_deal([*game.seats_after(game.dealer), game.dealer])
-
-    def _announce_deal(self, order: list[int]) -> None:
-        """Say whose hand comes next, then deal it after a pause. Between hands the owner
-        thread is free (taps, presses and the watchdog go on)."""
-        if not order:
-            self._notice("dealt", "every hand is dealt: turn up the first card")
-            return
-        name = self._name(order[0])
-        self._notice("dealing", f"dealing to {name}: hold your hand under the launcher")
-        timer = threading.Timer(self.deal_pause, self.post, args=(lambda: self._deal_one(order),))
-        timer.daemon = True
-        timer.start()
-
-    def _deal_one(self, order: list[int]) -> None:
-        session, launcher = self.session, self.launcher
-        game = session.game if session else None
-        if game is None or launcher is None or game.phase.value != "turn_up":
-            return  # the table moved on (a new deal, a new match) while we waited
-        seat = order[0]
-        size = len(game.hands[seat])
-        result = launcher.deal(size)
-        self._remember_run(result, seat)
-        if result.ejected != size:
-            fix = {"type": "Correct", "seat": seat, "count": max(result.ejected, 1)}
-            self._execute({"type": "action", "action": fix}, "launcher", None)
-        if result.reason != "count":
-            self._notice("deal_stopped", f"dealing stopped ({result.reason}): {result.detail}")
-            return
-        self._announce_deal(order[1:])
-
-    # --- runs settled late: the launcher board's link was cut mid-run, and the run's result
-    # was what had been heard; the board's own count comes later and corrects the hand, with
-    # the audited count correction (Correct -> Corrected) a person would use.
-
-    def _remember_run(self, result: Any, seat: int) -> None:
-        if result is not None:
-            self._runs[id(result)] = (result, seat)
-            while len(self._runs) > 64:
-                del self._runs[next(iter(self._runs))]
-
-    def _settle(self, settled: Any) -> None:
-        """Owner thread: correct the hand that got the run's cards by the difference."""
-        result, seat = self._runs.pop(id(settled.result), (None, None))
-        game = self.session.game if self.session else None
-        if result is None or seat is None or settled.difference == 0 or game is None:
-            return
-        count = len(game.hands[seat]) + settled.difference
-        fix = {"type": "Correct", "seat": seat, "count": count}
-        note = {"settled": {"was": result.ejected, "now": settled.ejected, "why": settled.reason}}
-        try:
-            self._execute({"type": "action", "action": fix, "launcher": note}, "launcher", None)
-        except (IllegalAction, InvalidInput) as error:  # the deal moved on: a person counts
-            got = f"{self._name(seat)} got {settled.ejected} card(s), not {result.ejected}"
-            self._notice("launcher_settled", f"{got}: correct the hand by hand ({error})")
-
-    def _name(self, seat: int) -> str:
-        assert self.session is not None
-        return self.session.setup.players[self.session.seating()[seat]]
-
-    def policy(self) -> Policy:
-        if self._policy is None:
-            profile = load_profile(self.session.setup.eject_profile if self.session else "toy")
-            self._policy = EjectPolicy(profile, self._rng)
-        return self._policy
-
-    # --- the players fill the launcher: after a deal and when they reload it (RULES.md §8) ---
-    def _launcher_loaded(self) -> None:
-        session, launcher = self.session, self.launcher
-        game = session.game if session else None
-        if launcher is None or game is None or session is None or not session.rules.attack:
-            return
-        simulator = getattr(launcher, "simulator", None)
-        if simulator is not None:  # the simulated hopper holds what the engine says it holds
-            simulator.load(len(game.pile))
-        fault = launcher.fault
-        if fault is not None and fault.kind == "empty":
-            launcher.clear_fault()
-
-    def _check_empty(self) -> None:
-        fault = None if self.launcher is None else self.launcher.fault
-        if self.launcher is not None and (fault is None or fault.kind != "empty"):
-            raise IllegalAction("the launcher is not empty: reload it when it says Empty")
-
-    # --- end of filling ---
-
-    def _on_launcher_status(self, status: LauncherStatus, fault: Fault | None) -> None:
-        """Launcher threads hand the change to the owner thread, which shows it. Changes that
-        come faster than it shows them are merged: the latest one wins."""
-        with self._status_lock:
-            posted, self._status = self._status is not None, (status, fault)
-        if threading.current_thread() is self._thread:
-            self._launcher_changed()
-        elif not posted:
-            self.post(self._launcher_changed)
-
-    def _launcher_changed(self) -> None:
-        with self._status_lock:
-            latest, self._status = self._status, None
-        if latest is None:
-            return
-        status, fault = latest
-        view = self._launcher_view
-        detail = None if fault is None else f"{fault.kind}: {fault.detail}"
-        self._launcher_view = LauncherView(status.value, detail, view.tension, view.last)
-        self._refresh()
-        self.hub.publish(Message("launcher", dict(self._launcher_view.__dict__)))
-
-    def _notice(self, code: str, text: str) -> None:
-        self.hub.publish(Message("notice", {"code": code, "text": text, "at": time.time()}))
 
 
 def _is_press(record: Record) -> bool:

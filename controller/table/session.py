@@ -189,17 +189,16 @@ class TableSession:
 
     # --- reloading the launcher (RULES.md §3.6, §8) ---
     def _reload(self) -> list[dict[str, Any]]:
-        """The players put the discard pile but its top card, shuffled, into the empty launcher.
-        The engine may already have moved those cards at the press that found it empty."""
+        """The players put the discard pile but its top card, shuffled, into the empty launcher:
+        it holds those now, whatever the count said was left in it (`DealState.reload`)."""
         game = self.game
         if self.setup.mode != "tracked" or not self.rules.attack or game is None:
             raise IllegalAction("only a deal of UNO Attack in play has a launcher to reload")
         if game.phase is not Phase.PLAYING:
             raise IllegalAction("reload the launcher while a deal is being played")
         events: list[Event] = []
-        game.refill(events)
-        if not game.pile:
-            raise IllegalAction("no card is left to reload: every card is in a hand")
+        if not game.reload(events):
+            raise IllegalAction("no card is left to reload: the discard pile is only its top card")
         return [*events_to_dicts(events), {"type": "Reloaded", "count": len(game.pile)}]
 
     # --- end of reloading ---
@@ -291,6 +290,7 @@ def deal_view(game: Game) -> dict[str, Any]:
         "hands": [len(hand) for hand in game.hands],
         "pile": len(game.pile),
         "reloadable": max(len(game.discard) - 1, 0),
+        "unaccounted": len(game.unaccounted),
         "exposed": game.exposed,
         "uno": [seat for seat, hand in enumerate(game.hands) if len(hand) == 1],
         "winner": game.winner,

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from controller.launcher import Launcher, ScriptedPolicy, open_launcher
+from controller.launcher import EjectDecision, Launcher, ScriptedPolicy, open_launcher
 from controller.launcher.sim import SimOptions
 from controller.store import Store
 from controller.table.service import TableService
@@ -58,6 +58,40 @@ def test_a_press_on_the_button_is_the_turn_players_press(store: Store, launcher:
         assert service.snapshot()["deal"]["hands"] == [10, 7, 7, 7]
         assert service.snapshot()["deal"]["to_move"] == 1
     finally:
+        service.stop()
+
+
+class RisingTension:
+    """Fires one card a press, its tension different each time (as a countdown's is)."""
+
+    def __init__(self, tensions: list[float]) -> None:
+        self.tensions = tensions
+        self.tension = 0.0
+
+    def decide(self, remaining: int) -> EjectDecision:
+        self.tension = self.tensions.pop(0)
+        return EjectDecision(1, 1, "fire", self.tension)
+
+    def reset(self) -> None:
+        self.tension = 0.0
+
+
+def test_the_suspense_shows_the_tension_of_the_press_it_decides(
+    store: Store, launcher: Launcher
+) -> None:
+    policy = RisingTension([0.25, 0.75])
+    service = started(TableService(store, launcher=launcher, policy=policy, suspense=0.01).start())
+    sub = service.hub.subscribe()
+    try:
+        for _ in range(2):
+            press_and_wait(service, launcher)
+        shown = []
+        while (message := sub.get(0.0)) is not None:
+            if message.event == "launcher" and message.data["status"] == "suspense":
+                shown.append(message.data["tension"])
+        assert shown == [0.25, 0.75]
+    finally:
+        service.hub.unsubscribe(sub)
         service.stop()
 
 
