@@ -68,6 +68,7 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "owes": ("Owes", "需按"),
     "players": ("Players", "玩家"),
     "dealer": ("Dealer", "庄家"),
+    "dealer_is": ("Dealer: {name}", "庄家：{name}"),
     "pile": ("Pile", "牌堆"),
     "target": ("Target {points}", "目标 {points}"),
     "no_table": ("No match is set up yet.", "还没有设置比赛。"),
@@ -90,7 +91,7 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "{name}：接受罚 {count} 张或质疑",
     ),
     "chart": ("Scores by round", "各局累计得分"),
-    "history": ("Rounds", "历史"),
+    "history": ("Rounds", "每局得分"),
     "round": ("Round", "局"),
     "no_rounds": ("No round has been scored yet.", "还没有计分的局。"),
     "winner": ("Winner", "赢家"),
@@ -460,6 +461,22 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "两桌同时进行：本平板只记分。",
     ),
     "teams_preview": ("Partners sit apart:", "队友分开坐："),
+    # what the operator must fix, above the set-up and admin pages (and in the log, in English)
+    "warn_default_pin": (
+        "the table PIN is still the default one: set [table] pin in the config",
+        "牌桌密码仍是默认密码：请在配置文件中设置 [table] pin",
+    ),
+    "warn_no_admin_password": (
+        "no admin password is set: nobody can change the PIN or the table's settings "
+        "from a tablet (set [service] admin_password in the config)",
+        "未设置管理员密码：无法在平板上更改牌桌密码或本桌设置（请在配置文件中设置 "
+        "[service] admin_password）",
+    ),
+    "warn_short_password": (
+        "the admin password is shorter than {length} characters: "
+        "choose a longer [service] admin_password",
+        "管理员密码少于 {length} 个字符：请设置更长的 [service] admin_password",
+    ),
 }
 
 WORDS: Final[dict[str, dict[str, str]]] = {

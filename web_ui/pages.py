@@ -125,7 +125,7 @@ def operator_warnings() -> list[str]:
     """Default or weak credentials, for the tablets that may act on them (not the demo's)."""
     if current_app.extensions.get("demo") is not None or not security.unlocked():
         return []
-    return security.settings().warnings()
+    return security.settings().warnings(language())
 
 
 @bp.get("/help/api")

@@ -20,7 +20,7 @@ from controller.config import Config
 from controller.table.codec import InvalidInput
 from controller.table.service import TableService
 
-from .i18n import LANGUAGES
+from .i18n import LANGUAGES, t
 
 ROUNDS = 60_000  # PBKDF2-SHA256 rounds for the PIN: a few ms per check on a Raspberry Pi 4
 DEFAULT_PIN = "1234"
@@ -115,20 +115,15 @@ class TableSettings:
         self._table.set_setting("language", str(language))
         self.language = str(language)
 
-    def warnings(self) -> list[str]:
-        """What a careful operator must fix before the table goes on a shared network."""
+    def warnings(self, language: str = "en") -> list[str]:
+        """What a careful operator must fix before the table goes on a shared network, in
+        `language` (the log's are English)."""
         found = []
         if pin_matches(DEFAULT_PIN, self.pin_hash):
-            found.append("the table PIN is still the default one: set [table] pin in the config")
+            found.append(t("warn_default_pin", language))
         password = self._config.service.admin_password
         if not password:
-            found.append(
-                "no admin password is set: nobody can change the PIN or the table's settings "
-                "from a tablet (set [service] admin_password in the config)"
-            )
+            found.append(t("warn_no_admin_password", language))
         elif len(password) < PASSWORD_LENGTH:
-            found.append(
-                f"the admin password is shorter than {PASSWORD_LENGTH} characters: "
-                "choose a longer [service] admin_password"
-            )
+            found.append(t("warn_short_password", language).format(length=PASSWORD_LENGTH))
         return found

@@ -134,7 +134,9 @@ def shoot_scene(browser: Any, name: str, folder: Path, out: Path) -> list[Path]:
                 page.wait_for_selector("html[data-ready=true]", state="attached")
                 page.wait_for_selector(drawn, state="attached")
                 target = out / f"{name}-{size}-{language}.png"
-                page.screenshot(path=str(target), full_page=True)
+                # animations at their end: a card dealt in or the trophy caught half-way would
+                # look like a fault in the picture
+                page.screenshot(path=str(target), full_page=True, animations="disabled")
                 written.append(target)
                 context.close()
     return written

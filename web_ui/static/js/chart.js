@@ -1,10 +1,32 @@
 // The cumulative scores by round as an SVG line chart (from state.deals[].deltas).
 // Lines differ by colour AND dash pattern, and each ends with its player's name.
+// The drawing is as wide as its box, one unit a CSS pixel, so its words keep their CSS size
+// (readable from across the table) on a phone as on a tablet; it is redrawn when the box's
+// width changes (the tablet turned round).
 import { h, t } from "./api.js";
 
-const W = 640;
-const H = 320;
 const PAD = { left: 56, right: 132, top: 20, bottom: 36 };
+const WIDTH = { least: 300, unknown: 640 }; // a box not laid out yet (off the page) says 0
+const drawn = new WeakMap(); // box → { state, width } of its last drawing
+const watcher =
+  typeof ResizeObserver === "undefined"
+    ? null
+    : new ResizeObserver((entries) => {
+        for (const { target } of entries) {
+          const last = drawn.get(target);
+          if (last && boxWidth(target) !== last.width) renderChart(target, last.state);
+        }
+      });
+
+function boxWidth(box) {
+  return Math.round(box.clientWidth) || WIDTH.unknown;
+}
+
+/** The drawing's size for a box: its width, and a height of half that within bounds. */
+function size(box) {
+  const W = Math.max(WIDTH.least, boxWidth(box));
+  return { W, H: Math.round(Math.min(340, Math.max(220, W / 2))) };
+}
 const STROKES = [
   "#d62828",
   "#1d4ed8",
@@ -30,6 +52,8 @@ export function series(state) {
 }
 
 export function renderChart(box, state) {
+  drawn.set(box, { state, width: boxWidth(box) });
+  watcher?.observe(box);
   const players = state.setup?.players ?? [];
   const deals = state.deals ?? [];
   if (!players.length || !deals.length) {
@@ -42,21 +66,23 @@ export function renderChart(box, state) {
   const targetInside = state.target && state.target <= top * 1.5;
   if (targetInside) top = Math.max(top, state.target);
   const bottom = Math.min(0, ...values);
+  const { W, H } = size(box);
   const x = (i) => PAD.left + (i * (W - PAD.left - PAD.right)) / Math.max(1, deals.length);
   const y = (v) => H - PAD.bottom - ((v - bottom) * (H - PAD.top - PAD.bottom)) / (top - bottom || 1);
-  const labels = spread(lines.map((points) => y(points[points.length - 1])));
+  // the names stay above the round numbers under the axis
+  const labels = spread(lines.map((points) => y(points[points.length - 1])), { high: H - PAD.bottom - 4 });
   const svg = h(
     "svg",
     { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("chart"), class: "chart-svg" },
     h("title", {}, t("chart")),
-    axes(deals, x, y, top, bottom),
-    state.target ? targetLine(state.target, targetInside ? y(state.target) : PAD.top, targetInside) : null,
+    axes(deals, x, y, top, bottom, W, H),
+    state.target ? targetLine(state.target, targetInside ? y(state.target) : PAD.top, targetInside, W) : null,
     lines.map((points, seat) => playerLine(points, seat, players[seat], x, y, labels[seat])),
   );
   box.replaceChildren(svg);
 }
 
-function axes(deals, x, y, top, bottom) {
+function axes(deals, x, y, top, bottom, W, H) {
   const base = y(Math.max(bottom, 0));
   return h(
     "g",
@@ -71,7 +97,7 @@ function axes(deals, x, y, top, bottom) {
 
 /** The target as a dashed line; far above every score it sits on the top edge with an arrow,
  * so it never disappears. */
-function targetLine(target, height, inside) {
+function targetLine(target, height, inside, W) {
   return h(
     "g",
     { class: "target", "data-inside": String(inside) },
@@ -84,9 +110,9 @@ function targetLine(target, height, inside) {
   );
 }
 
-/** Label heights pushed apart so that tied players' names do not overlap, and kept inside
- * the chart (pushed back up from the bottom edge). */
-export function spread(heights, gap = 22, low = PAD.top + 10, high = H - 14) {
+/** Label heights pushed apart so that tied players' names do not overlap, and kept between
+ * `low` and `high` (pushed back up from the bottom). */
+export function spread(heights, { gap = 22, low = PAD.top + 10, high = 300 } = {}) {
   const order = heights.map((value, seat) => ({ value, seat })).sort((a, b) => a.value - b.value);
   const placed = [];
   let previous = -Infinity;

@@ -1,6 +1,6 @@
 // History across matches (GET /api/matches): the leaderboard, then every match, newest
 // first, with its chart, its final totals and a CSV export.
-import { get, h, t } from "./api.js";
+import { get, h, page, t } from "./api.js";
 import { renderChart } from "./chart.js";
 
 const $ = (id) => document.getElementById(id);
@@ -17,6 +17,11 @@ function leaderRow(row) {
   );
 }
 
+/** When a match started, in the page's language: "Jan 12, 2026, 11:28 AM" / "2026年1月12日 11:28". */
+function when(seconds) {
+  return new Date(seconds * 1000).toLocaleString(page.language, { dateStyle: "medium", timeStyle: "short" });
+}
+
 function matchCard(match) {
   const chart = h("div", { class: "chart" });
   const state = { setup: { players: match.players }, deals: match.deals, totals: match.totals, target: match.target };
@@ -25,7 +30,7 @@ function matchCard(match) {
   return h(
     "section",
     { class: "panel past-match", "data-match": match.number },
-    h("h2", {}, t("match_n", { n: match.number }), " · ", new Date(match.started * 1000).toLocaleString()),
+    h("h2", {}, t("match_n", { n: match.number }), " · ", when(match.started)),
     h("p", { class: "winner-line" }, match.over ? t("winners", { names: winners }) : t("in_progress")),
     h("p", {}, match.players.map((name, p) => `${name} ${match.totals[p]}`).join(" · ")),
     chart,

@@ -111,9 +111,10 @@ function showChanged() {
   if (count) $("options-box").open = true;
 }
 
-/** The last match's house rules are offered, openly, with a way back to the standard. */
+/** The last match's house rules are offered, openly, with a way back to the standard; an
+ * option it set to its standard value is no change (the rules box says "the standard rules"). */
 function showCarried() {
-  const count = Object.keys(previous?.options ?? {}).length;
+  const count = Object.keys(rules.chosen()).length;
   $("carried").hidden = count === 0;
   $("carried-text").textContent = t("rules_carried", { count });
   $("standard-rules").addEventListener("click", () => {

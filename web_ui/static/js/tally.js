@@ -178,7 +178,7 @@ export function roundForm(kit) {
     h("h3", {}, t("who_won")),
     h("div", { class: "row tabs" }, winners),
     h("h3", {}, t("points")),
-    h("div", { class: "row" }, inputs),
+    h("div", { class: "row points-grid" }, inputs),
     button(t("save_round"), save, {
       class: "big primary",
       id: "save-round",

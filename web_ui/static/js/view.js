@@ -88,7 +88,7 @@ function phaseText(state) {
   if (!deal) return state.deals.length ? t("next_deal", { name: playerName(state, state.next_dealer) }) : "";
   if (deal.phase === "turn_up") return t("phase_turn_up");
   if (deal.phase === "scoring") return t("phase_scoring");
-  return `${t("dealer")}: ${playerName(state, deal.dealer)}`;
+  return t("dealer_is", { name: playerName(state, deal.dealer) });
 }
 
 /** The players at one card who did not call UNO and may be caught (one seat or a list). */
@@ -315,6 +315,7 @@ export function renderMatchEnd(state, demoPlaying = false) {
 export function renderHistory(state) {
   const deals = state.deals ?? [];
   const players = state.setup?.players ?? [];
+  $("history-legend").hidden = !deals.length; // nothing to explain before the first round
   if (!deals.length) {
     $("history").replaceChildren(h("p", { class: "muted" }, t("no_rounds")));
     return;
