@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from .conftest import (
     ADMIN_PASSWORD,
     PHONE,
     PIN,
+    TABLET,
     Table,
     csrf,
     open_house_rules,
@@ -177,6 +179,35 @@ def test_score_only_table_enters_rounds_to_the_match_end(table: Table) -> None:
     expect(page.locator("#chart svg polyline")).to_have_count(2)
     shoot(page, "score-only-phone")
     assert table.state()["match_over"]
+
+
+@pytest.mark.parametrize("viewport", [TABLET, PHONE], ids=["tablet", "phone"])
+def test_score_only_table_hides_the_launcher_but_keeps_the_sound_switch(
+    table: Table, viewport: dict[str, int]
+) -> None:
+    """People play with cards and only enter points: no launcher to show, but the winner's
+    fanfare still plays, so this tablet's sound switch stays within reach."""
+    setup = {"players": ["Ann", "Bob"], "mode": "score_only", "options": {"target": 100}}
+    table.submit({"type": "setup", "setup": setup})
+    page = table.tablet(viewport, unlocked=True)
+    expect(page.locator("#round-form")).to_be_visible()
+    expect(page.locator("#launcher-panel")).to_be_hidden()
+    expect(page.locator("#tension")).to_be_hidden()
+    sound = page.locator("#sound")
+    expect(sound).to_be_visible()
+    expect(page.locator("#phone-panel #sound")).to_have_count(1)  # with this tablet's tools
+    sound.click()
+    expect(sound).to_have_attribute("aria-pressed", "true")
+    table.submit({"type": "round", "winner": 0, "points": [0, 120]})
+    expect(page.locator("#champion")).to_have_text("Ann wins!")
+    expect(page.locator("html")).to_have_attribute("data-sounds", re.compile("winner"))
+    expect(page.locator("#launcher-panel")).to_be_hidden()
+
+    table.started(top="R5")  # a tracked match with the launcher: its panel and switch are back
+    expect(page.locator("#launcher-panel")).to_be_visible()
+    expect(page.locator("#launcher-panel #sound")).to_be_visible()
+    expect(page.locator("#launcher-status")).to_have_attribute("data-status", "ready")
+    assert page.errors == []
 
 
 def test_admin_page_logs_in_and_shows_the_launcher(table: Table) -> None:

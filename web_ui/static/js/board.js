@@ -43,6 +43,17 @@ function renderSound() {
   button.textContent = t(soundOn() ? "sound_on" : "sound_off");
 }
 
+/** The sound switch sits with the launcher; a score-only table hides the launcher panel but
+ * still plays the winner's fanfare, so there the switch joins this tablet's screen tools. */
+function placeSound() {
+  const sound = $("sound");
+  if (state.setup?.mode === "score_only") {
+    if (sound.parentElement !== $("tablet-tools")) $("tablet-tools").append(sound);
+  } else if (sound.parentElement !== $("launcher-panel")) {
+    $("launcher-panel").insertBefore(sound, $("launcher-fault"));
+  }
+}
+
 function render() {
   renderMatchEnd(state, demoState.playing);
   renderGame(state);
@@ -50,6 +61,7 @@ function render() {
   renderPlayers(state);
   renderFormat(state);
   renderLauncher(state);
+  placeSound();
   renderChart($("chart"), state);
   renderHistory(state);
   renderSeats(state);

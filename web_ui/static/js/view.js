@@ -249,8 +249,10 @@ function renderStandings(state) {
 }
 
 /** Launcher status in words (and its colour), the fault, and "clear fault" when unlocked.
- * An empty launcher during a deal asks the players to reload it (RULES.md §8). */
+ * An empty launcher during a deal asks the players to reload it (RULES.md §8). A score-only
+ * table (people play with cards and enter points) has no launcher panel. */
 export function renderLauncher(state) {
+  $("launcher-panel").hidden = state.setup?.mode === "score_only";
   const launcher = state.launcher;
   const status = launcher?.status ?? "none";
   const box = $("launcher-status");
