@@ -1,5 +1,5 @@
-"""Chinese and English for the scoreboard: UI words, card names (as in the rule texts), colours,
-and the rule options' words (`option_words`) by language.
+"""Chinese and English for the scoreboard: UI words, card and colour names (`card_words`), and
+the rule options' words (`option_words`) by language.
 
 `t(key, language)` looks a word up; the templates get `t` and the page's language. The same
 tables are sent to the page's script as JSON (`bundle`), so there is one source for both.
@@ -10,27 +10,10 @@ from __future__ import annotations
 
 from typing import Any, Final
 
+from .card_words import CARD_NAMES, COLOUR_NAMES
 from .option_words import CHOICES, OPTION_WORDS, PAIR_LANGUAGES
 
 LANGUAGES: Final = PAIR_LANGUAGES
-
-CARD_NAMES: Final[dict[str, dict[str, str]]] = {
-    "en": {
-        "S": "Skip", "R": "Reverse", "+2": "Draw Two", "H2": "Hit 2", "TH": "Trade Hands",
-        "DA": "Discard All", "W": "Wild", "W4": "Wild Draw Four", "WAH": "Wild All Hit",
-        "WHF": "Wild Hit-Fire", "?": "a card",
-    },
-    "zh-CN": {
-        "S": "跳过", "R": "反转", "+2": "罚两张", "H2": "罚按牌", "TH": "交换牌",
-        "DA": "负载牌", "W": "万用牌", "W4": "王牌+4", "WAH": "万用罚按牌", "WHF": "王牌",
-        "?": "一张牌",
-    },
-}  # fmt: skip
-
-COLOUR_NAMES: Final[dict[str, dict[str, str]]] = {
-    "en": {"R": "Red", "Y": "Yellow", "G": "Green", "B": "Blue"},
-    "zh-CN": {"R": "红", "Y": "黄", "G": "绿", "B": "蓝"},
-}
 
 # Every UI word once, English beside Chinese, so neither language can miss a key.
 _PAIRS: Final[dict[str, tuple[str, str]]] = {
