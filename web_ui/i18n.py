@@ -214,6 +214,10 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "press_button": ("Press the launcher's button", "请按发牌机的按钮"),
     "virtual_launcher": ("Virtual launcher", "虚拟发牌机"),
     "virtual_press": ("Press the launcher", "按发牌机"),
+    "press_after_reload": (
+        "The launcher is empty: reload it, tap Reloaded, then press.",
+        "发牌机空了：请先装牌，点“已装好”，再按。",
+    ),
     "take_seat": ("Take {name}'s seat", "坐 {name} 的位子"),
     "give_back": ("Give {name} back", "把 {name} 还给机器人"),
     "bot": ("bot", "机器人"),

@@ -138,6 +138,9 @@ class LauncherSide:
         simulator = getattr(self.launcher, "simulator", None)
         if simulator is None:
             raise IllegalAction("this launcher is real: press its button")
+        fault = self.launcher.fault
+        if fault is not None and fault.kind == "empty":  # the scoreboards offer no press now
+            raise IllegalAction("the launcher is empty: reload it, tap Reloaded, then press")
         with self._finger:  # one virtual finger: two tablets' presses do not merge into one
             simulator.press()
 

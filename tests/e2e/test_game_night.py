@@ -23,7 +23,7 @@ from playwright.sync_api import expect
 from controller.launcher.policy import ScriptedPolicy
 from tests.waiting import wait_until
 
-from .conftest import PHONE, TABLET, Table, _table, open_page, shoot
+from .conftest import PHONE, TABLET, Table, _table, csrf, open_page, shoot
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +34,12 @@ SIZES = [("tablet", TABLET), ("phone", PHONE)]
 def scripted_table(browser: Any, tmp_path: Path) -> Iterator[Table]:
     """A table whose launcher always wants 3 cards per press."""
     yield from _table(browser, tmp_path, policy=ScriptedPolicy([3] * 50))
+
+
+@pytest.fixture
+def idle_scripted_demo(browser: Any, tmp_path: Path) -> Iterator[Table]:
+    """A demo table whose bots set up a match and sit still; its launcher wants 3 cards."""
+    yield from _table(browser, tmp_path, demo_pace=3600.0, policy=ScriptedPolicy([3] * 50))
 
 
 # ------------------------------------------------------------------ reloading the launcher
@@ -103,6 +109,61 @@ def test_reloaded_is_refused_when_nothing_can_be_reloaded(scripted_table: Table)
     assert answer.status == 409  # a launcher that is not empty is not reloaded
     assert "the launcher is not empty" in json.loads(answer.text())["error"]
     assert table.state()["seq"] == seq
+
+
+WAIT_FOR_RELOAD = "The launcher is empty: reload it, tap Reloaded, then press."
+
+
+def run_empty(table: Table) -> None:
+    """Three plays in, the hopper empty though the count says otherwise: a press finds it
+    empty and the scoreboards ask for the reload."""
+    play_three_cards(table)
+    table.launcher.simulator.load(0)
+    table.service.virtual_press()
+    wait_until(lambda: table.state()["launcher"]["status"] == "empty")
+
+
+@pytest.mark.parametrize(("name", "viewport"), SIZES)
+def test_no_press_is_offered_while_the_launcher_waits_for_its_reload(
+    scripted_table: Table, name: str, viewport: dict[str, int]
+) -> None:
+    table = scripted_table
+    run_empty(table)
+    page = table.tablet(viewport, unlocked=True)
+    expect(page.locator("#reload")).to_be_visible()
+    assert any(move["type"] == "Press" for move in table.state()["deal"]["moves"])
+    expect(page.locator("#press")).to_be_disabled()  # the press is owed, but cannot be served
+    expect(page.locator("#press-wait")).to_have_text(WAIT_FOR_RELOAD)
+
+    seq = table.state()["seq"]
+    answer = page.request.post(
+        f"{table.url}/api/launcher/press", data={}, headers={"X-CSRF-Token": csrf(page)}
+    )
+    assert answer.status == 409  # the server refuses what the page does not offer
+    assert "reload" in json.loads(answer.text())["error"]
+    assert table.state()["seq"] == seq and table.state()["launcher"]["status"] == "empty"
+
+    page.click("#reloaded")
+    expect(page.locator("#reload")).to_be_hidden()
+    expect(page.locator("#press")).to_be_enabled()
+    expect(page.locator("#press-wait")).to_have_count(0)
+    page.click("#press")
+    expect(page.locator("#fly .card-back")).to_have_count(3)  # served once it is reloaded
+    assert page.errors == []
+
+
+def test_the_demo_launcher_button_waits_for_the_reload_too(idle_scripted_demo: Table) -> None:
+    table = idle_scripted_demo
+    wait_until(lambda: bool(table.state().get("setup")))  # the bots' one move
+    run_empty(table)  # a match a person set up: the bots leave it alone
+    page = table.tablet(PHONE, unlocked=True)
+    expect(page.locator("#reload")).to_be_visible()
+    expect(page.locator("#virtual-press")).to_be_disabled()
+    expect(page.locator("#virtual-press-wait")).to_have_text(WAIT_FOR_RELOAD)
+    page.click("#reloaded")
+    expect(page.locator("#virtual-press")).to_be_enabled()
+    expect(page.locator("#virtual-press-wait")).to_be_hidden()
+    assert page.errors == []
 
 
 # ------------------------------------------------------------------ the end of a match

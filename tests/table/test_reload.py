@@ -5,6 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
+from controller.engine import IllegalAction
 from controller.launcher import ScriptedPolicy, SimOptions, open_launcher
 from controller.store import Store
 from controller.table.service import TableService
@@ -92,6 +95,29 @@ def test_the_reloaded_launcher_holds_what_the_table_says(store: Store) -> None:
         deal = service.snapshot()["deal"]
         assert deal["pile"] == 3 and simulator.stack == 3  # filled as told: the discards
         assert service.snapshot()["launcher"]["status"] == "ready"
+    finally:
+        service.stop()
+        launcher.close()
+
+
+def test_the_virtual_button_is_refused_until_the_reload(store: Store) -> None:
+    """An empty launcher serves no press: the scoreboards offer none, and the table refuses a
+    virtual one (the button's own press would be refused by the launcher) until the reload."""
+    launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=0.25))
+    simulator = launcher.simulator  # type: ignore[attr-defined]
+    service = started(TableService(store, launcher=launcher, policy=ScriptedPolicy([3])).start())
+    try:
+        act(service, {"type": "Play", "seat": 0, "card": "R7"})
+        simulator.load(0)
+        simulator.press()
+        wait_until(lambda: service.snapshot()["launcher"]["status"] == "empty", "empty")
+        seq = service.snapshot()["seq"]
+        with pytest.raises(IllegalAction, match="reload it, tap Reloaded, then press"):
+            service.virtual_press()
+        assert service.snapshot()["seq"] == seq
+        service.submit({"type": "reload"})
+        service.virtual_press()  # reloaded: the press is served
+        wait_until(lambda: service.snapshot()["seq"] > seq + 1, "the press recorded")
     finally:
         service.stop()
         launcher.close()

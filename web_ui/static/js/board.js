@@ -6,7 +6,7 @@ import { askForPin } from "./pin.js";
 import { startScreenTools } from "./screen.js";
 import { play, soundOn, startSuspense, stopSuspense, toggleSound } from "./sound.js";
 import { renderControls } from "./controls.js";
-import { demoState, humans, renderSeats, refreshHumans, startDemo } from "./demo.js";
+import { demoState, humans, renderSeats, renderVirtualPress, refreshHumans, startDemo } from "./demo.js";
 import { addRecord, loadHistory } from "./feed.js";
 import { renderFormat } from "./standings.js";
 import {
@@ -17,6 +17,7 @@ import {
   renderLauncher,
   renderMatchEnd,
   renderPlayers,
+  reloadPending,
 } from "./view.js";
 
 const $ = (id) => document.getElementById(id);
@@ -65,6 +66,7 @@ function render() {
   renderChart($("chart"), state);
   renderHistory(state);
   renderSeats(state);
+  renderVirtualPress(state);
   renderOwnControls();
 }
 
@@ -112,8 +114,13 @@ function connect() {
     if (page.demo) refreshHumans();
   });
   source.addEventListener("launcher", (e) => {
+    const waited = reloadPending(state);
     state = { ...state, launcher: JSON.parse(e.data) };
     renderLauncher(state);
+    if (reloadPending(state) !== waited) {
+      renderVirtualPress(state); // the presses wait for the reload, or may go on again
+      renderOwnControls();
+    }
     if (state.launcher.status === "suspense") startSuspense(state.launcher.tension ?? 0);
     else stopSuspense();
   });

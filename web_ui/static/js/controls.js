@@ -15,7 +15,7 @@ import {
   suggestControls,
 } from "./house.js";
 import { roundForm, scoring } from "./tally.js";
-import { exposedSeats, pendingStack, playerName } from "./view.js";
+import { exposedSeats, pendingStack, playerName, reloadPending } from "./view.js";
 
 // What the controls remember between renders: the play being built, picks, typed numbers.
 const ui = {
@@ -327,6 +327,7 @@ function pressControls(state, seat) {
       }),
     );
   }
+  if (reloadPending(state)) return waitForReload();
   if (page.demo || page.simulated) {
     return button(t("virtual_press"), () => command("/api/launcher/press"), {
       class: "big primary press-button",
@@ -334,6 +335,19 @@ function pressControls(state, seat) {
     });
   }
   return h("p", { class: "hint" }, t("press_button"));
+}
+
+/** The launcher is empty: the press waits for the reload, and says so. */
+function waitForReload() {
+  const why = h("p", { class: "hint press-wait", id: "press-wait" }, t("press_after_reload"));
+  if (!page.demo && !page.simulated) return why; // the real button: words only
+  const press = button(t("virtual_press"), null, {
+    class: "big primary press-button",
+    id: "press",
+    disabled: true,
+    "aria-describedby": "press-wait",
+  });
+  return h("div", { class: "row" }, press, why);
 }
 
 // ---------------------------------------------------------------- always there

@@ -2,7 +2,7 @@
 // "take this seat" / "give back" so a visitor can play a seat instead of a bot.
 import { attempt, get, h, page, post, t } from "./api.js";
 import { askForPin } from "./pin.js";
-import { playerName } from "./view.js";
+import { playerName, reloadPending } from "./view.js";
 
 export const humans = new Set();
 export const demoState = { playing: false }; // whether the bots play the match on the table
@@ -60,4 +60,13 @@ export function renderSeats(state) {
   const seats = document.getElementById("seats");
   seats.replaceChildren(...buttons);
   seats.hidden = !demoState.playing; // a table people set up has no bots to take seats from
+}
+
+/** The virtual launcher's button waits, disabled and saying why, while the launcher waits for
+ * its reload. */
+export function renderVirtualPress(state) {
+  if (!page.demo) return;
+  const waiting = reloadPending(state);
+  document.getElementById("virtual-press").disabled = waiting;
+  document.getElementById("virtual-press-wait").hidden = !waiting;
 }

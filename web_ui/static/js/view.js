@@ -248,6 +248,12 @@ function renderStandings(state) {
   );
 }
 
+/** The launcher ran empty during a deal (RULES.md §8): until the players reload it and say
+ * so, no press can be served, so none is offered (the table refuses one too). */
+export function reloadPending(state) {
+  return state.launcher?.status === "empty" && Boolean(state.attack) && state.deal?.phase === "playing";
+}
+
 /** Launcher status in words (and its colour), the fault, and "clear fault" when unlocked.
  * An empty launcher during a deal asks the players to reload it (RULES.md §8). A score-only
  * table (people play with cards and enter points) has no launcher panel. */
@@ -262,7 +268,7 @@ export function renderLauncher(state) {
   $("tension-bar").style.width = `${Math.round(tension * 100)}%`;
   $("tension").dataset.level = tension > 0.66 ? "high" : tension > 0.33 ? "mid" : "low";
   $("tension").hidden = status === "none";
-  const reload = status === "empty" && state.attack && state.deal?.phase === "playing";
+  const reload = reloadPending(state);
   $("reload").hidden = !reload;
   $("launcher-fault").textContent = reload ? "" : (launcher?.fault ?? "");
   const clear = $("clear-fault");
