@@ -225,7 +225,7 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "why_turn": ("turn", "本回合"),
     "why_draw_two": ("Draw Two", "罚两张"),
     "why_draw_four": ("Wild Draw Four", "王牌+4"),
-    "why_hit_two": ("Hit 2", "罚按牌"),
+    "why_hit_two": ("Hit 2", "罚按牌 2"),
     "why_hit_fire": ("Hit-Fire", "王牌"),
     "why_all_hit": ("All Hit", "万用罚按牌"),
     "why_uno": ("missed UNO", "漏喊 UNO"),

@@ -138,10 +138,12 @@ def test_language_switch_shows_chinese_card_names(table: Table) -> None:
 
     page.click("#language")
     expect(page.locator("html")).to_have_attribute("lang", "zh-CN")
-    expect(page.locator("#top-card")).to_contain_text("红 罚按牌")
+    expect(page.locator("#top-card")).to_contain_text("红 罚按牌 2")  # the card keeps its 2
+    expect(page.locator("#top-face svg")).to_have_attribute("aria-label", "红 罚按牌 2")
+    expect(page.locator("#feed")).to_contain_text("Bob 打出 红 罚按牌 2")
     expect(page.locator("#active-colour")).to_contain_text("红")
     expect(page.locator(".nav")).to_contain_text("记分板")
-    expect(page.locator("#duties li")).to_have_text("Cy：再按 2 次（罚按牌）")
+    expect(page.locator("#duties li")).to_have_text("Cy：再按 2 次（罚按牌 2）")
     expect(page.locator('#plays button[data-card="RS"]')).to_have_count(0)  # Cy must press
     expect(page.locator("#press")).to_have_text("按发牌机")
 

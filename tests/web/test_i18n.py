@@ -9,6 +9,8 @@ import typing
 import pytest
 
 from controller.engine import OPTIONS, DutyKind, Rules
+from controller.engine.cards import parse_card
+from controller.engine.decks import DECKS
 from controller.engine.events import Event, Why
 from web_ui.i18n import (
     CARD_NAMES,
@@ -37,7 +39,9 @@ def test_words_placeholders_agree_between_languages() -> None:
     ("text", "language", "name"),
     [
         ("RH2", "en", "Red Hit 2"),
-        ("RH2", "zh-CN", "红 罚按牌"),
+        ("RH2", "zh-CN", "红 罚按牌 2"),
+        ("G+2", "zh-CN", "绿 罚两张"),
+        ("W4", "zh-CN", "王牌+4"),
         ("GS", "zh-CN", "绿 跳过"),
         ("YR", "zh-CN", "黄 反转"),
         ("BTH", "zh-CN", "蓝 交换牌"),
@@ -58,6 +62,35 @@ def page_card_name(text: str, tables: dict[str, typing.Any]) -> str:
     face = text[1:] if coloured else text
     name = tables["cards"].get(face, face)
     return f"{tables['colours'].get(text[0], text[0])} {name}" if coloured else name
+
+
+DECK_CARDS = {name: [card.text for card, _ in deck.counts] + ["?"] for name, deck in DECKS.items()}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("deck", DECK_CARDS)
+def test_every_card_of_a_deck_has_a_name_of_its_own(deck: str, language: str) -> None:
+    """Two different cards of one deck (and a card nobody has seen) never read the same."""
+    names: dict[str, list[str]] = {}
+    for text in DECK_CARDS[deck]:
+        names.setdefault(page_card_name(text, bundle(language)), []).append(text)
+    assert {name: cards for name, cards in names.items() if len(cards) > 1} == {}
+
+
+NUMBER_WORDS = {"2": ("2", "Two", "两"), "4": ("4", "Four", "四")}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("deck", DECK_CARDS)
+def test_a_card_name_keeps_the_number_on_its_face(deck: str, language: str) -> None:
+    """The 2 of Hit 2 and Draw Two, the 4 of Wild Draw Four, a number card's number."""
+    lost = []
+    for text in DECK_CARDS[deck]:
+        number = "".join(ch for ch in str(parse_card(text).face) if ch.isdigit())
+        name = page_card_name(text, bundle(language))
+        if number and not any(word in name for word in NUMBER_WORDS.get(number, (number,))):
+            lost.append(f"{text}: {name}")
+    assert lost == []
 
 
 def test_t_falls_back_to_english_then_the_key() -> None:

@@ -54,7 +54,7 @@ def test_page_switches_language(client: FlaskClient, path: str) -> None:
     assert "记分板" in html
     data = page_data(html)
     assert data["language"] == "zh-CN"
-    assert data["cards"]["H2"] == "罚按牌"
+    assert data["cards"]["H2"] == "罚按牌 2"
 
 
 def test_scoreboard_hands_its_script_the_state_and_decks(

@@ -19,7 +19,7 @@ export function colourName(letter) {
   return page.colours[letter] ?? letter;
 }
 
-/** "RH2" → "Red Hit 2" / "红 罚按牌"; a wild keeps its own name. */
+/** "RH2" → "Red Hit 2" / "红 罚按牌 2"; a wild keeps its own name. */
 export function cardName(text) {
   if (!text) return "";
   const coloured = "RYGB".includes(text[0]) && text.length > 1;
