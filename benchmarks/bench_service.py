@@ -138,11 +138,18 @@ def press_to_tablet(presses: int = 300) -> dict[str, Any]:
     )  # fmt: skip
 
 
+def _plays(deal: dict[str, Any]) -> list[dict[str, Any]]:
+    """The plain plays the table offers the player to move (real cards with copies left)."""
+    plain = {"type": "Play", "seat": deal["to_move"], "group": [], "also": [], "colour": None,
+             "target": None}  # fmt: skip
+    return [m for m in deal["moves"] if plain.items() <= m.items()]
+
+
 def _next_tap(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     deal = state["deal"]
-    seat = deal["to_move"]
-    if deal["hands"][seat] > 3:
-        return {"type": "Play", "seat": seat, "card": f"R{rng.randint(1, 9)}"}
+    seat, plays = deal["to_move"], _plays(deal)
+    if deal["hands"][seat] > 3 and plays:
+        return {"type": "Play", "seat": seat, "card": rng.choice(plays)["card"]}
     return {"type": "Press", "seat": seat, "cards": 3}
 
 
@@ -191,8 +198,9 @@ def _play_deal(tablet: Tablet) -> None:
     tablet.call("POST", "/api/actions", {"action": {"type": "TurnUp", "card": "R5"}})
     state = tablet.call("GET", "/api/state")
     while state["deal"] and state["deal"]["phase"] == "playing":
-        seat = state["deal"]["to_move"]
-        tap = {"type": "Play", "seat": seat, "card": "R2"}
+        seat, plays = state["deal"]["to_move"], _plays(state["deal"])
+        tap = {"type": "Play", "seat": seat, "card": plays[0]["card"]} if plays else \
+            {"type": "Press", "seat": seat, "cards": 1}  # fmt: skip
         state = tablet.call("POST", "/api/actions", {"action": tap})["state"]
     while state["deal"] and state["deal"]["phase"] == "scoring":
         seat = next(s for s in range(4) if s != state["deal"]["winner"]
