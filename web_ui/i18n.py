@@ -477,9 +477,11 @@ def t(key: str, language: str) -> str:
 
 
 def bundle(language: str) -> dict[str, Any]:
-    """The tables a page's script needs."""
+    """The tables a page's script needs. The operator's warnings are not among them: the
+    server renders them only for tablets that may act on them."""
+    words = WORDS.get(language, WORDS["en"])
     return {
-        "words": WORDS.get(language, WORDS["en"]),
+        "words": {key: text for key, text in words.items() if not key.startswith("warn_")},
         "cards": CARD_NAMES.get(language, CARD_NAMES["en"]),
         "colours": COLOUR_NAMES.get(language, COLOUR_NAMES["en"]),
         "choices": CHOICES.get(language, CHOICES["en"]),
