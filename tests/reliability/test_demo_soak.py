@@ -71,6 +71,7 @@ def kinds(data: Path) -> collections.Counter[str]:
     return found
 
 
+@pytest.mark.timeout(3600 + 600)  # beyond `make soak`'s limit for the other tests
 def test_the_demo_plays_an_hour_without_a_stall_or_a_fault(tmp_path: Path) -> None:
     port, seconds, log = free_port(), scale(0, 3600), tmp_path / "service.log"
     with log.open("wb") as output:
