@@ -448,7 +448,9 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "两桌同时进行：本平板只记分。",
     ),
     "teams_preview": ("Partners sit apart:", "队友分开坐："),
-    # what the operator must fix, above the set-up and admin pages (and in the log, in English)
+}
+
+_OPERATOR_PAIRS: Final[dict[str, tuple[str, str]]] = {
     "warn_default_pin": (
         "the table PIN is still the default one: set [table] pin in the config",
         "牌桌密码仍是默认密码：请在配置文件中设置 [table] pin",
@@ -465,23 +467,30 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "管理员密码少于 {length} 个字符：请设置更长的 [service] admin_password",
     ),
 }
+"""What the operator must fix, rendered by the server above the set-up and admin pages for the
+tablets that may act on it (and logged in English); never in a page's word bundle."""
 
-WORDS: Final[dict[str, dict[str, str]]] = {
-    "en": {key: en for key, (en, _) in _PAIRS.items()},
-    "zh-CN": {key: zh for key, (_, zh) in _PAIRS.items()},
-}
+
+def _by_language(pairs: dict[str, tuple[str, str]]) -> dict[str, dict[str, str]]:
+    return {
+        "en": {key: en for key, (en, _) in pairs.items()},
+        "zh-CN": {key: zh for key, (_, zh) in pairs.items()},
+    }
+
+
+WORDS: Final = _by_language(_PAIRS)
+_SERVER_WORDS: Final = _by_language(_PAIRS | _OPERATOR_PAIRS)
 
 
 def t(key: str, language: str) -> str:
-    return WORDS.get(language, WORDS["en"]).get(key, WORDS["en"].get(key, key))
+    words = _SERVER_WORDS.get(language, _SERVER_WORDS["en"])
+    return words.get(key, _SERVER_WORDS["en"].get(key, key))
 
 
 def bundle(language: str) -> dict[str, Any]:
-    """The tables a page's script needs. The operator's warnings are not among them: the
-    server renders them only for tablets that may act on them."""
-    words = WORDS.get(language, WORDS["en"])
+    """The tables a page's script needs."""
     return {
-        "words": {key: text for key, text in words.items() if not key.startswith("warn_")},
+        "words": WORDS.get(language, WORDS["en"]),
         "cards": CARD_NAMES.get(language, CARD_NAMES["en"]),
         "colours": COLOUR_NAMES.get(language, COLOUR_NAMES["en"]),
         "choices": CHOICES.get(language, CHOICES["en"]),
