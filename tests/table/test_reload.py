@@ -105,7 +105,7 @@ def test_the_virtual_button_is_refused_until_the_reload(store: Store) -> None:
     virtual one (the button's own press would be refused by the launcher) until the reload."""
     launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=0.25))
     simulator = launcher.simulator  # type: ignore[attr-defined]
-    service = started(TableService(store, launcher=launcher, policy=ScriptedPolicy([3])).start())
+    service = started(TableService(store, launcher=launcher, policy=ScriptedPolicy([3, 3])).start())
     try:
         act(service, {"type": "Play", "seat": 0, "card": "R7"})
         simulator.load(0)
