@@ -1,5 +1,7 @@
-"""The demo table (`uno-attack run --demo`): a visitor takes a seat from the bots, or gives it
-back. The virtual launcher button is `POST /api/launcher/press`."""
+"""The demo table (`uno-attack run --demo`): a visitor takes a seat from the bots or gives it
+back, hands the table to the bots ("Let the bots play") or takes it back. Each answers the demo's
+view, `{demo, playing, humans, table}`, which every tablet also hears as a `demo` event. The
+virtual launcher button is `POST /api/launcher/press`."""
 
 from __future__ import annotations
 
@@ -29,13 +31,13 @@ def demo() -> DemoTable:
 def info() -> ResponseReturnValue:
     table = current_app.extensions.get("demo")
     if table is None:
-        return jsonify(demo=False, humans=[], playing=False)
-    return jsonify(demo=True, humans=on_owner(table, lambda: None), playing=table.playing())
+        return jsonify(demo=False, humans=[], playing=False, table=False)
+    return on_owner(table, lambda: None)
 
 
-def on_owner(table: DemoTable, change: Callable[[], None]) -> list[int]:
-    """Change the seats on the table's owner thread; the seats people play afterwards."""
-    return table.seats_after(change)
+def on_owner(table: DemoTable, change: Callable[[], None]) -> ResponseReturnValue:
+    """Make the change on the table's owner thread; answer the demo's view afterwards."""
+    return jsonify(demo=True, **table.seats_after(change))
 
 
 def _seat() -> int:
@@ -49,11 +51,27 @@ def _seat() -> int:
 @security.needs_pin
 def take_seat() -> ResponseReturnValue:
     table, seat = demo(), _seat()
-    return jsonify(humans=on_owner(table, lambda: table.take_seat(seat)))
+    return on_owner(table, lambda: table.take_seat(seat))
 
 
 @bp.post("/leave")
 @security.needs_pin
 def leave_seat() -> ResponseReturnValue:
     table, seat = demo(), _seat()
-    return jsonify(humans=on_owner(table, lambda: table.leave_seat(seat)))
+    return on_owner(table, lambda: table.leave_seat(seat))
+
+
+@bp.post("/bots")
+@security.needs_pin
+def hand_over() -> ResponseReturnValue:
+    """Let the bots play the table (every seat)."""
+    table = demo()
+    return on_owner(table, table.hand_over)
+
+
+@bp.post("/mine")
+@security.needs_pin
+def take_back() -> ResponseReturnValue:
+    """The bots leave the table to the people."""
+    table = demo()
+    return on_owner(table, table.take_back)

@@ -221,6 +221,20 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "take_seat": ("Take {name}'s seat", "坐 {name} 的位子"),
     "give_back": ("Give {name} back", "把 {name} 还给机器人"),
     "bot": ("bot", "机器人"),
+    "bots_play": ("Let the bots play", "让机器人来玩"),
+    "bots_leave": ("Play it yourselves", "自己来玩"),
+    "bots_playing": (
+        "The bots are playing this table: take a seat, or play it all yourselves.",
+        "机器人正在玩这一桌：可以接手一个座位，或者全部自己来玩。",
+    ),
+    "bots_idle": (
+        "This table is yours: the bots leave it alone until you let them play.",
+        "这一桌归你们：除非让机器人来玩，它们不会动它。",
+    ),
+    "pin_to_hand_over": (
+        "Enter the table PIN to hand the table to the bots or take it back.",
+        "输入牌桌密码后才能把牌桌交给机器人或收回。",
+    ),
     # why presses or cards are owed
     "why_turn": ("turn", "本回合"),
     "why_draw_two": ("Draw Two", "罚两张"),

@@ -6,11 +6,16 @@ launcher's input thread, the eject policy, the motor and the card sensor (at a t
 one, it says how many cards came out, as people do). A visitor can take a
 seat (`take_seat`) and play it from a tablet; the bots wait for them.
 
-The bots only play matches they set up themselves: once a person sets up a table, they leave it
-alone. When the simulated launcher runs empty they reload it as players do (the discard pile but
-its top card); when it jams they pull the stuck cards out and correct the presser's hand count
-by them. A finished match stays on the screens for `hold` seconds before the next one.
-`speed` runs everything that many times faster.
+The bots play the matches they set up themselves and any table a person hands them
+(`hand_over`, "Let the bots play"); a table a person sets up is theirs and the bots leave it
+alone until it is handed over, and `take_back` gives the bots' table to the people. Which match
+the bots play is kept in the table's settings, so after a restart they carry on with it by
+themselves. Tablets hear of every change of that (and of the seats people took) as a `demo`
+message. On a score-only table the bots enter each round's result. When the simulated launcher
+runs empty they reload it as players do (the discard pile but its top card); when it jams they
+pull the stuck cards out and correct the presser's hand count by them. A finished match stays
+on the screens for `hold` seconds before the next one. `speed` runs everything that many times
+faster.
 """
 
 from __future__ import annotations
@@ -21,15 +26,17 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.engine import EngineError, Game, Phase
+from controller.engine import EngineError, Game, IllegalAction, Phase
 from controller.table.codec import InvalidInput, action_to_dict
 
+from .hub import Message
 from .service import TableService
 from .session import TableSetup
 
 log = logging.getLogger(__name__)
 
 NAMES = ("Ada", "小明", "Bo", "Lin", "Chen", "Dara", "Eli", "方方", "Gus", "Hui")
+PLAYS_KEY = "demo_plays"  # the setting: seq of the set-up of the match the bots play ("" none)
 
 
 class DemoTable:
@@ -58,6 +65,7 @@ class DemoTable:
         self.own: TableSetup | None = None  # the set-up of the match the bots are playing
         self.held_until: float | None = None  # a finished match stays on screen until then
         self._adopted = False
+        self._told: dict[str, Any] | None = None  # the demo view the tablets last heard
         self._rng = rng or random.Random()
         self._clock = clock
         self._next = 0.0
@@ -69,27 +77,71 @@ class DemoTable:
         session = self.service.session
         return session is not None and bool(session.setup == self.own)
 
+    def view(self) -> dict[str, Any]:
+        """What the tablets show of the demo: whether the bots play the table, the seats people
+        took from them, and whether there is a table to hand over."""
+        return {
+            "playing": self.playing(),
+            "humans": sorted(self.humans),
+            "table": self.service.session is not None,
+        }
+
     def take_seat(self, seat: int) -> None:
         """A visitor plays `seat` from now on (the bots wait for them)."""
-        if not 0 <= seat < self.players:
+        session = self.service.session
+        if not self.playing() or session is None:
+            raise IllegalAction("the bots are not playing this table: it is all yours")
+        if not 0 <= seat < len(session.setup.players):
             raise InvalidInput(f"there is no seat {seat}")
         self.humans.add(seat)
 
     def leave_seat(self, seat: int) -> None:
         self.humans.discard(seat)
 
-    def seats_after(self, change: Callable[[], None]) -> list[int]:
-        """Run `change` on the owner thread (where the bots read the seats) and return the
-        seats people play afterwards (any thread)."""
+    def hand_over(self) -> None:
+        """Owner thread: the bots play the match on the table from now on, every seat (a table
+        with no match, or a finished one, gets a new match of theirs)."""
+        session = self.service.session
+        self.humans.clear()
+        self.own = None if session is None else session.setup
+        self._next = 0.0  # they start at once
+        self._remember()
 
-        def run() -> list[int]:
+    def take_back(self) -> None:
+        """Owner thread: the bots leave the match on the table to the people."""
+        if not self.playing():
+            raise IllegalAction("the bots are not playing this table")
+        self.own = None
+        self.humans.clear()
+        self._remember()
+
+    def seats_after(self, change: Callable[[], None]) -> dict[str, Any]:
+        """Run `change` on the owner thread (where the bots read the seats), tell the tablets,
+        and return the demo's view afterwards (any thread)."""
+
+        def run() -> dict[str, Any]:
             change()
-            return sorted(self.humans)
+            self._announce()
+            return self.view()
 
-        seats: list[int] = self.service.call(run)
-        return seats
+        view: dict[str, Any] = self.service.call(run)
+        return view
+
+    def _remember(self) -> None:
+        """Keep which match the bots play in the table's settings, for after a restart."""
+        plays = self.service.store.match_start(self.service.table_id) if self.own else 0
+        self.service.set_setting(PLAYS_KEY, str(plays) if plays else "")
+
+    def _announce(self) -> None:
+        """Tell the tablets when the demo's view changed (a person's set-up ends the bots'
+        play without asking them, so this runs at every tick too)."""
+        view = self.view()
+        if view != self._told:
+            self._told = view
+            self.service.hub.publish(Message("demo", view))
 
     def tick(self) -> None:
+        self._announce()
         now = self._clock()
         if now < self._next:
             return
@@ -108,8 +160,13 @@ class DemoTable:
         if session is None or self._next_match_due(session.match.over):
             self._command({"type": "setup", "setup": self._setup()})
             self.own = self.service.session.setup if self.service.session else None
+            self.humans = {seat for seat in self.humans if seat < self.players}
+            self._remember()
             return
         if session.match.over:
+            return
+        if session.setup.mode == "score_only":
+            self._enter_round(len(session.setup.players))
             return
         if self._tend_launcher(session.game):
             return
@@ -124,12 +181,15 @@ class DemoTable:
             self._play(game)
 
     def _adopt(self) -> None:
-        """After a restart: the match in the log is the bots' if they set it up."""
+        """After a restart: the match in the log is the bots' if they set it up or it was
+        handed to them."""
         self._adopted = True
         session = self.service.session
-        records = self.service.store.records(self.service.table_id)
-        setups = [r for r in records if r.kind == "setup"]
-        if session is not None and setups and setups[-1].actor == "bot":
+        start = self.service.store.match_start(self.service.table_id)
+        if session is None or not start:
+            return
+        setup = self.service.store.records(self.service.table_id, after=start - 1, limit=1)[0]
+        if setup.actor == "bot" or self.service.setting(PLAYS_KEY) == str(start):
             self.own = session.setup
 
     def _next_match_due(self, over: bool) -> bool:
@@ -179,6 +239,13 @@ class DemoTable:
             "seed": self._rng.randrange(1 << 30),
             "options": {"target": self.target},
         }
+
+    def _enter_round(self, players: int) -> None:
+        """A score-only round: a winner and the points the others held."""
+        winner = self._rng.randrange(players)
+        points = [0 if seat == winner else self._rng.randint(0, 60) for seat in range(players)]
+        self._command({"type": "round", "winner": winner, "points": points})
+        self._next = self._clock() + 3 * self.pace
 
     def _enter_hand(self, game: Game) -> None:
         for seat, hand in enumerate(game.hands):

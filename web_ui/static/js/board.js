@@ -6,7 +6,7 @@ import { askForPin } from "./pin.js";
 import { startScreenTools } from "./screen.js";
 import { play, soundOn, startSuspense, stopSuspense, toggleSound } from "./sound.js";
 import { renderControls } from "./controls.js";
-import { demoState, humans, renderSeats, renderVirtualPress, refreshHumans, startDemo } from "./demo.js";
+import { applyDemo, botsPlay, demoState, humans, renderSeats, renderVirtualPress, refreshHumans, startDemo } from "./demo.js";
 import { addRecord, loadHistory } from "./feed.js";
 import { renderFormat } from "./standings.js";
 import {
@@ -66,22 +66,20 @@ function render() {
   renderChart($("chart"), state);
   renderHistory(state);
   renderSeats(state);
-  renderVirtualPress(state);
   renderOwnControls();
+  renderVirtualPress(state);
 }
 
 function renderOwnControls() {
   if (!page.unlocked) return;
   const controls = $("controls");
   renderControls(controls, state, {
-    demo: page.demo,
-    mine: (seat) => !page.demo || humans.has(seat),
+    bots: botsPlay(), // the bots play this table: they deal, and only taken seats are ours
+    mine: (seat) => !botsPlay() || humans.has(seat),
     accept,
     rerender: renderOwnControls,
   });
   controls.hidden = controls.children.length === 0; // no empty frame when nothing is to tap
-  const press = $("virtual-press");
-  if (press) press.hidden = Boolean(controls.querySelector("#press")); // one press button
 }
 
 function live(connected) {
@@ -103,6 +101,7 @@ function connect() {
   source.addEventListener("snapshot", (e) => {
     live(true);
     accept(JSON.parse(e.data), true);
+    refreshHumans(); // a reconnect may have missed a demo event
   });
   source.addEventListener("record", (e) => {
     const record = JSON.parse(e.data);
@@ -111,8 +110,8 @@ function connect() {
     out.forEach((e) => flyOut(e.cards.length));
     if (out.length) play("eject");
     if (record.state) accept(record.state);
-    if (page.demo) refreshHumans();
   });
+  source.addEventListener("demo", (e) => applyDemo(JSON.parse(e.data)));
   source.addEventListener("launcher", (e) => {
     const waited = reloadPending(state);
     state = { ...state, launcher: JSON.parse(e.data) };

@@ -30,7 +30,7 @@ const ui = {
   fix: { open: false, seat: 0 },
   scoring: { deal: -1, seat: null, picks: {}, typed: {} },
 };
-let env = null; // {state, mine(seat), demo, accept(state), rerender()}
+let env = null; // {state, mine(seat), bots, accept(state), rerender()}
 let root = null;
 let busy = false; // a tap is on its way: no second tap until it is answered
 
@@ -84,14 +84,14 @@ function sections(state) {
   const out = [];
   if (!state.match_over) // a finished match: the match-end panel offers the next one
     out.push(...(state.setup.mode === "score_only" ? [roundForm(kit())] : tracked(state)));
-  if (!env.demo) out.push(toolbar(state));
+  if (!env.bots) out.push(toolbar(state)); // the bots' own table: the bots deal and undo nothing
   return out;
 }
 
 function tracked(state) {
   const deal = state.deal;
-  if (!deal) return env.demo ? [] : [dealButton(state)];
-  if (deal.phase === "turn_up") return env.demo ? [] : turnUp(state);
+  if (!deal) return env.bots ? [] : [dealButton(state)];
+  if (deal.phase === "turn_up") return env.bots ? [] : turnUp(state);
   if (deal.phase === "scoring") return [scoring(kit())];
   if (deal.phase === "playing")
     return [...catchWindow(deal), ...jumpInWindow(kit()), ui.step ? stepPanel(state) : turnControls(state)];

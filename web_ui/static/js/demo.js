@@ -1,12 +1,18 @@
-// The demo's virtual launcher: a big button that presses the simulated launcher, and
-// "take this seat" / "give back" so a visitor can play a seat instead of a bot.
+// The demo's panel: a big button that presses the simulated launcher, "take this seat" /
+// "give back" so a visitor can play a seat instead of a bot, and "Let the bots play" / "Play it
+// yourselves", which hands the table to the bots or takes it back. Whether the bots play the
+// table comes from the server (GET /api/demo, then every `demo` event on the stream): a table a
+// person set up is theirs, with every control a table without the demo has.
 import { attempt, get, h, page, post, t } from "./api.js";
 import { askForPin } from "./pin.js";
 import { playerName, reloadPending } from "./view.js";
 
 export const humans = new Set();
-export const demoState = { playing: false }; // whether the bots play the match on the table
+export const demoState = { playing: false, table: false }; // the bots play the match on the table
 let onChange = () => {};
+
+/** Whether the bots play this table (then only the seats people took are this tablet's). */
+export const botsPlay = () => page.demo && demoState.playing;
 
 export function startDemo(changed) {
   if (!page.demo) return;
@@ -17,25 +23,32 @@ export function startDemo(changed) {
     .addEventListener("click", () => {
       if (!askForPin(t("pin_to_press"))) attempt(() => post("/api/launcher/press"));
     });
+  document.getElementById("bots-play").addEventListener("click", () => handOver("/api/demo/bots"));
+  document.getElementById("bots-leave").addEventListener("click", () => handOver("/api/demo/mine"));
   refreshHumans();
+}
+
+/** Take the demo's view: from GET /api/demo, a seat or hand-over answer, or a `demo` event. */
+export function applyDemo(view) {
+  if (!page.demo || !view) return;
+  humans.clear();
+  (view.humans ?? []).forEach((seat) => humans.add(seat));
+  demoState.playing = Boolean(view.playing);
+  demoState.table = Boolean(view.table);
+  onChange();
 }
 
 export async function refreshHumans() {
   if (!page.demo) return;
-  const answer = await attempt(() => get("/api/demo"));
-  if (!answer) return;
-  humans.clear();
-  answer.humans.forEach((seat) => humans.add(seat));
-  demoState.playing = Boolean(answer.playing);
-  onChange();
+  applyDemo(await attempt(() => get("/api/demo")));
 }
 
-async function seatCommand(url, seat) {
-  const answer = await attempt(() => post(url, { seat }));
-  if (!answer) return;
-  humans.clear();
-  answer.humans.forEach((s) => humans.add(s));
-  onChange();
+async function demoCommand(url, body = {}) {
+  applyDemo(await attempt(() => post(url, body)));
+}
+
+function handOver(url) {
+  if (!askForPin(t("pin_to_hand_over"))) demoCommand(url);
 }
 
 /** One button per player: take the seat from the bot, or give it back. */
@@ -52,7 +65,7 @@ export function renderSeats(state) {
         type: "button",
         class: mine ? "seat mine" : "seat",
         "data-seat": seat,
-        onclick: () => askForPin(t("pin_to_sit")) || seatCommand(url, seat),
+        onclick: () => askForPin(t("pin_to_sit")) || demoCommand(url, { seat }),
       },
       label,
     );
@@ -60,13 +73,20 @@ export function renderSeats(state) {
   const seats = document.getElementById("seats");
   seats.replaceChildren(...buttons);
   seats.hidden = !demoState.playing; // a table people set up has no bots to take seats from
+  document.getElementById("bots-play").hidden = demoState.playing;
+  document.getElementById("bots-leave").hidden = !demoState.playing || !demoState.table;
+  document.getElementById("bots-hint").textContent = t(demoState.playing ? "bots_playing" : "bots_idle");
 }
 
-/** The virtual launcher's button waits, disabled and saying why, while the launcher waits for
- * its reload. */
+/** The virtual launcher's button: only where a press can mean something (a tracked UNO Attack
+ * table), and waiting, disabled and saying why, while the launcher waits for its reload. */
 export function renderVirtualPress(state) {
   if (!page.demo) return;
+  const launcherGame = !state.setup || (state.setup.mode === "tracked" && state.setup.game === "attack");
   const waiting = reloadPending(state);
-  document.getElementById("virtual-press").disabled = waiting;
-  document.getElementById("virtual-press-wait").hidden = !waiting;
+  const press = document.getElementById("virtual-press");
+  press.disabled = waiting;
+  // one press button: the controls' own, when this tablet's controls offer it
+  press.hidden = !launcherGame || Boolean(document.querySelector("#controls:not([hidden]) #press"));
+  document.getElementById("virtual-press-wait").hidden = !waiting || press.hidden;
 }
