@@ -156,14 +156,18 @@ def test_the_demo_launcher_button_waits_for_the_reload_too(idle_scripted_demo: T
     table = idle_scripted_demo
     wait_until(lambda: bool(table.state().get("setup")))  # the bots' one move
     run_empty(table)  # a match a person set up: the bots leave it alone
-    page = table.tablet(PHONE, unlocked=True)
+    page = table.tablet(PHONE)  # locked: no controls, the demo's own press button
+    unlocked = table.tablet(PHONE, unlocked=True)  # the controls' press is the one
     expect(page.locator("#reload")).to_be_visible()
     expect(page.locator("#virtual-press")).to_be_disabled()
     expect(page.locator("#virtual-press-wait")).to_have_text(WAIT_FOR_RELOAD)
-    page.click("#reloaded")
+    expect(unlocked.locator("#virtual-press")).to_be_hidden()
+    expect(unlocked.locator("#press")).to_be_disabled()
+    unlocked.click("#reloaded")
     expect(page.locator("#virtual-press")).to_be_enabled()
     expect(page.locator("#virtual-press-wait")).to_be_hidden()
-    assert page.errors == []
+    expect(unlocked.locator("#press")).to_be_enabled()
+    assert page.errors == [] and unlocked.errors == []
 
 
 # ------------------------------------------------------------------ the end of a match
