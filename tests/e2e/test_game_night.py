@@ -6,11 +6,6 @@ plays several matches without a stall while the launcher runs empty and jams."""
 from __future__ import annotations
 
 import json
-import os
-import socket
-import subprocess
-import sys
-import threading
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -24,6 +19,7 @@ from controller.launcher.policy import ScriptedPolicy
 from tests.waiting import wait_until
 
 from .conftest import PHONE, TABLET, Table, _table, csrf, open_page, shoot
+from .served import Process, free_port, get_state
 
 pytestmark = pytest.mark.browser
 
@@ -278,46 +274,6 @@ def test_demo_leaves_a_table_people_set_up_alone(
 
 
 # ------------------------------------------------------------------ a fast demo, a real process
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def get_state(url: str) -> dict[str, Any]:
-    with urllib.request.urlopen(f"{url}api/state", timeout=10) as answer:
-        result: dict[str, Any] = json.loads(answer.read())
-        return result
-
-
-class Process:
-    """`uno-attack run` in a child process; its printed lines collected as they come."""
-
-    def __init__(self, *args: str, data_dir: Path) -> None:
-        env = os.environ | {"PYTHONUNBUFFERED": "1"}
-        self.child = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "run", *args, "--data-dir", str(data_dir)],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            env=env,
-        )
-        self.lines: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        assert self.child.stdout is not None
-        for line in self.child.stdout:
-            self.lines.append(line.rstrip("\n"))
-
-    def stop(self) -> None:
-        self.child.terminate()
-        try:
-            self.child.wait(15)
-        except subprocess.TimeoutExpired:
-            self.child.kill()
 
 
 @pytest.mark.timeout(600)
