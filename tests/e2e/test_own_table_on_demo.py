@@ -75,3 +75,16 @@ def test_a_score_only_table_on_the_demo_has_undo_and_no_press(idle_demo_table: T
     expect(page.locator("#undo")).to_be_visible()
     expect(page.locator("#virtual-press")).to_be_hidden()
     expect(page.locator("#bots-play")).to_be_visible()
+
+
+def test_no_empty_controls_panel_while_the_bots_play(idle_demo_table: Table) -> None:
+    table = idle_demo_table
+    wait_until(lambda: bool(table.state().get("setup")), "the bots set up their match")
+    table.submit({"type": "deal"})
+    table.act(type="TurnUp", card="R5")  # the bots' match, a bot to move
+    page = table.tablet(PHONE, unlocked=True)
+    expect(page.locator("#bots-hint")).to_contain_text("The bots are playing")
+    expect(page.locator("#controls")).to_be_hidden()
+    page.locator(f'#seats button[data-seat="{table.state()["deal"]["to_move"]}"]').click()
+    expect(page.locator("#turn-controls")).to_be_visible()  # a seat taken: its controls
+    assert page.errors == []

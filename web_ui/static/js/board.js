@@ -79,7 +79,9 @@ function renderOwnControls() {
     accept,
     rerender: renderOwnControls,
   });
-  controls.hidden = controls.children.length === 0; // no empty frame when nothing is to tap
+  // no empty frame when nothing is to tap (the bots' turn, a seat that is not ours)
+  controls.hidden = !controls.querySelector("button, input, select") && !controls.textContent.trim();
+  controls.dataset.seq = String(state.seq ?? 0); // the state these controls were drawn for
 }
 
 function live(connected) {
