@@ -1,5 +1,5 @@
-"""Chinese and English for the scoreboard: UI words, card and colour names (`card_words`), and
-the rule options' words (`option_words`) by language.
+"""Chinese and English for the scoreboard: UI words, card and colour names (`card_words`), the
+rule options' words (`option_words`) and the history page's (`history_words`) by language.
 
 `t(key, language)` looks a word up; the templates get `t` and the page's language. The same
 tables are sent to the page's script as JSON (`bundle`), so there is one source for both.
@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Final
 
 from .card_words import CARD_NAMES, COLOUR_NAMES
+from .history_words import HISTORY_PAIRS
 from .option_words import CHOICES, OPTION_WORDS, PAIR_LANGUAGES
 
 LANGUAGES: Final = PAIR_LANGUAGES
@@ -93,6 +94,23 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "fault": ("Fault", "故障"),
     "none": ("Manual", "手动"),
     "closed": ("Off", "关闭"),
+    # RULES.md §8: the blocked deal
+    "nothing_left": ("Nothing left to draw or reload", "无牌可摸，也无牌可装"),
+    "empty_round": (
+        "{count} of {players} in a row got nothing: a full round ends the deal",
+        "已连续 {count}/{players} 人一无所获：满一轮即结束本局",
+    ),
+    "blocked": ("Blocked deal", "僵局"),
+    "blocked_won": ("{name} won the blocked deal", "{name} 赢得僵局"),
+    "phase_blocked": (
+        "Blocked: enter every hand, the fewest points win",
+        "僵局：请录入每人的手牌，点数最少者胜",
+    ),
+    "blocked_scoring": (
+        "Nobody went out and nothing was left to draw or reload: the player with the fewest "
+        "points wins this deal (a tie goes to fewer cards).",
+        "无人出完，且无牌可摸、无牌可装：手牌点数最少者赢得本局（同分则牌少者胜）。",
+    ),
     "clear_fault": ("Clear fault", "排除故障"),
     "reload_title": ("The launcher is empty: reload it", "发牌机空了：请装牌"),
     "reload_how": (
@@ -162,14 +180,6 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     ),
     "history_nav": ("History", "历史"),
     "history_title": ("Past matches", "往届比赛"),
-    "leaderboard": ("Leaderboard", "排行榜"),
-    "lb_played": ("Matches", "场次"),
-    "lb_wins": ("Wins", "胜场"),
-    "lb_average": ("Points per round", "每局平均分"),
-    "lb_comeback": ("Best comeback", "最大逆转"),
-    "match_n": ("Match {n}", "第 {n} 场"),
-    "in_progress": ("In progress", "进行中"),
-    "export_csv": ("Download CSV", "下载 CSV"),
     "on_a_phone": ("This table on a phone", "在手机上打开本牌桌"),
     "qr_alt": ("QR code of this table's address", "本牌桌地址的二维码"),
     "qr_hint": (
@@ -178,13 +188,28 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     ),
     "fullscreen": ("Full screen", "全屏"),
     "keep_awake": ("Keep the screen on", "保持屏幕常亮"),
+    "wake_what": (
+        "Keep the screen on: this tablet will not dim or lock while the scoreboard is open.",
+        "保持屏幕常亮：记分板打开期间，平板不会变暗或锁屏。",
+    ),
+    "wake_on": (
+        "The screen stays on while this page is open.",
+        "本页打开期间屏幕保持常亮。",
+    ),
+    "wake_tap": (
+        "Tap anywhere on the page to keep the screen on again.",
+        "轻触页面任意处，即可再次保持屏幕常亮。",
+    ),
     "wake_unavailable": (
-        "This browser cannot keep the screen on here (it needs a secure page): "
-        "set the tablet's screen timeout instead.",
-        "此浏览器在这里无法保持屏幕常亮（需要安全连接）：请改用平板的屏幕休眠设置。",
+        "This browser cannot keep the screen on here: set the screen timeout (auto-lock) to "
+        "its longest in the tablet's display settings instead.",
+        "此浏览器在这里无法保持屏幕常亮：请在平板的“显示”设置中把屏幕休眠（自动锁定）时间设为最长。",
     ),
     "sound_on": ("Sound: on", "声音：开"),
     "sound_off": ("Sound: off", "声音：关"),
+    "sound_tap": ("tap anywhere to start", "轻触页面任意处开始"),
+    "sound_blocked": ("the browser blocks it", "浏览器不允许播放"),
+    "sound_unavailable": ("this browser has none", "此浏览器不支持"),
     "next_player": ("next: {name}", "下一位：{name}"),
     "points_held": ("points left in hand", "手中剩余点数"),
     "points_held_legend": (
@@ -212,7 +237,7 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "champions": ("{names} win!", "{names} 获胜！"),
     "demo_next_match": ("The bots start the next match in a moment.", "机器人稍后开始下一场比赛。"),
     "press_button": ("Press the launcher's button", "请按发牌机的按钮"),
-    "virtual_launcher": ("Virtual launcher", "虚拟发牌机"),
+    "demo_panel": ("Demo", "演示"),
     "virtual_press": ("Press the launcher", "按发牌机"),
     "press_after_reload": (
         "The launcher is empty: reload it, tap Reloaded, then press.",
@@ -277,11 +302,14 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "enter_hand": ("{name}: cards left", "{name}：剩余手牌"),
     "points": ("Points", "点数"),
     "points_of": ("{points} points", "{points} 分"),
+    "point_one": ("{points} point", "{points} 分"),
+    "cards_of": ("{count} cards", "{count} 张"),
+    "card_one": ("{count} card", "{count} 张"),
     "save_cards": ("Save cards", "保存手牌"),
     "save_anyway": ("Save anyway", "仍然保存"),
     "tracked_cards": ("(the table counted {count} cards)", "（牌桌记录 {count} 张）"),
     "count_cards": ("Or count the cards", "或者逐张清点"),
-    "cards_and_points": ("{count} cards, {points} points", "{count} 张，{points} 分"),
+    "cards_and_points": ("{cards}, {points}", "{cards}，{points}"),
     "count_mismatch": (
         "The table counted {tracked} cards for {name}, not {count}: check the hand, then save.",
         "牌桌记录 {name} 有 {tracked} 张，不是 {count} 张：请核对手牌后再保存。",
@@ -374,6 +402,10 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "ev_HandShown_unseen": ("{name} showed their hand to {target}", "{name} 向 {target} 亮出手牌"),
     "ev_Corrected": ("{name} holds {count} (corrected)", "{name} 手牌修正为 {count}"),
     "ev_WentOut": ("{name} went out!", "{name} 出完了！"),
+    "ev_DealBlocked": (
+        "A full round got nothing and nothing is left to draw or reload: the deal is blocked",
+        "整整一轮一无所获，且无牌可摸、无牌可装：本局僵局",
+    ),
     "ev_DealEnded": ("The deal is over", "本局结束"),
     "ev_DealScored": ("Round {number} scored", "第 {number} 局已计分"),
     "ev_MatchEnded": ("The match is over", "比赛结束"),
@@ -492,8 +524,8 @@ def _by_language(pairs: dict[str, tuple[str, str]]) -> dict[str, dict[str, str]]
     }
 
 
-WORDS: Final = _by_language(_PAIRS)
-_SERVER_WORDS: Final = _by_language(_PAIRS | _OPERATOR_PAIRS)
+WORDS: Final = _by_language(_PAIRS | HISTORY_PAIRS)
+_SERVER_WORDS: Final = _by_language(_PAIRS | HISTORY_PAIRS | _OPERATOR_PAIRS)
 
 
 def t(key: str, language: str) -> str:

@@ -24,6 +24,7 @@ from .i18n import bundle, t
 from .markdown import render_markdown
 from .match_view import format_guide, schedules
 from .option_words import SECTIONS
+from .uno_words import uno_sheet
 
 bp = Blueprint("pages", __name__)
 
@@ -110,9 +111,12 @@ def setup() -> ResponseReturnValue:
 
 @bp.get("/rules")
 def rules_sheet() -> ResponseReturnValue:
-    """What each card does in the game being played, and the house rules that are on."""
-    data = page_data(state=table().snapshot(), decks=deck_cards())
-    return page("rules.html", data=data, script="rules")
+    """What each card does in the game being played, calling UNO and catching a player who
+    forgot (for the game and options on: `uno_words`), and the house rules that are on."""
+    state = table().snapshot()
+    data = page_data(state=state, decks=deck_cards())
+    uno = uno_sheet(state["setup"], language()) if state.get("setup") else None
+    return page("rules.html", data=data, script="rules", uno=uno)
 
 
 @bp.get("/admin")

@@ -1,5 +1,6 @@
-"""History across matches in Chromium: the leaderboard, each past match's chart and totals,
-and a CSV export, after matches with an undone round."""
+"""History across matches in Chromium: the leaderboard with its best comeback explained, each
+past match's chart and totals (a match a new set-up replaced reads as abandoned), and a CSV
+export, after matches with an undone round."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import io
 import pytest
 from playwright.sync_api import expect
 
-from .conftest import PHONE, TABLET, Table, open_page
+from .conftest import PHONE, TABLET, Table, csrf, open_page
 
 pytestmark = pytest.mark.browser
 
@@ -50,7 +51,8 @@ def test_leaderboard_past_charts_and_csv(table: Table, viewport: dict[str, int])
     answer = page.request.get(f"{table.url}/api/matches/1.csv")
     assert answer.ok and answer.headers["content-type"].startswith("text/csv")
     assert "attachment" in answer.headers["content-disposition"]
-    rows_csv = list(csv.reader(io.StringIO(answer.text())))
+    assert answer.body().startswith(b"\xef\xbb\xbf")  # a spreadsheet reads it as UTF-8
+    rows_csv = list(csv.reader(io.StringIO(answer.body().decode("utf-8-sig"))))
     assert rows_csv == [
         ["round", "winner", "Ann", "Bob", "Ann total", "Bob total"],
         ["1", "Bob", "0", "60", "0", "60"],
@@ -59,4 +61,42 @@ def test_leaderboard_past_charts_and_csv(table: Table, viewport: dict[str, int])
     ]
     assert page.request.get(f"{table.url}/api/matches/9.csv").status == 404
     open_page(page, "/")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("viewport", [TABLET, PHONE])
+@pytest.mark.parametrize(
+    ("language", "abandoned", "current", "comeback"),
+    [
+        ("en", "Abandoned", "In progress", "behind the leader"),
+        ("zh-CN", "已放弃", "进行中", "落后领先者"),
+    ],
+)
+def test_a_replaced_match_is_abandoned_and_the_comeback_explained(
+    table: Table,
+    viewport: dict[str, int],
+    language: str,
+    abandoned: str,
+    current: str,
+    comeback: str,
+) -> None:
+    score_only_match(table, ["Ann", "Bob"], [(1, [30, 0])])  # a new set-up replaced it
+    score_only_match(table, ["Ann", "Bob"], [(0, [0, 20])])  # the table's current match
+    page = table.tablet(viewport)
+    page.request.post(
+        f"{table.url}/api/session/language",
+        data={"language": language},
+        headers={"X-CSRF-Token": csrf(page)},
+    )
+    open_page(page, "/history")
+    expect(page.locator("body[data-history=ready]")).to_be_attached()
+    cards = page.locator(".past-match")
+    expect(cards).to_have_count(2)
+    expect(cards.nth(0).locator(".winner-line")).to_have_text(current)
+    expect(cards.nth(1).locator(".winner-line")).to_contain_text(abandoned)
+    hint = page.locator("#comeback-hint")
+    expect(hint).to_be_visible()
+    expect(hint).to_contain_text(comeback)
+    wide = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+    assert wide <= 0
     assert page.errors == []

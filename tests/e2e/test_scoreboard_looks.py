@@ -210,9 +210,8 @@ def test_chart_keeps_tied_labels_apart_and_shows_a_far_target(table: Table) -> N
 
 
 def test_setup_speaks_plainly_and_shows_carried_rules(table: Table) -> None:
-    table.submit(
-        {"type": "setup", "setup": {"players": ["Ann", "Bob"], "options": {"target": 200}}}
-    )
+    options = {"target": 200, "attack_stack_hits": True}  # the target is no house rule
+    table.submit({"type": "setup", "setup": {"players": ["Ann", "Bob"], "options": options}})
     page = table.tablet(PHONE, unlocked=True)
     page.goto("/setup")
     expect(page.locator("#setup-form[data-ready=true]")).to_be_visible()
@@ -226,6 +225,7 @@ def test_setup_speaks_plainly_and_shows_carried_rules(table: Table) -> None:
     page.click("#standard-rules")
     expect(page.locator("#carried")).to_be_hidden()
     expect(page.locator("#options-changed")).to_contain_text("the standard rules")
+    expect(page.locator('[data-option="target"] input')).to_have_value("200")  # it stays
     open_house_rules(page)
     assert page.errors == []
 

@@ -1,5 +1,6 @@
 // History across matches (GET /api/matches): the leaderboard, then every match, newest
-// first, with its chart, its final totals and a CSV export.
+// first, with its chart, its final totals and a CSV export. A match is over (its winners), in
+// progress (the table's current match) or abandoned (a new set-up replaced it unfinished).
 import { get, h, page, t } from "./api.js";
 import { renderChart } from "./chart.js";
 
@@ -22,6 +23,11 @@ function when(seconds) {
   return new Date(seconds * 1000).toLocaleString(page.language, { dateStyle: "medium", timeStyle: "short" });
 }
 
+function outcome(match, winners) {
+  if (match.over) return t("winners", { names: winners });
+  return t(match.status === "abandoned" ? "abandoned" : "in_progress");
+}
+
 function matchCard(match) {
   const chart = h("div", { class: "chart" });
   const state = { setup: { players: match.players }, deals: match.deals, totals: match.totals, target: match.target };
@@ -31,7 +37,7 @@ function matchCard(match) {
     "section",
     { class: "panel past-match", "data-match": match.number },
     h("h2", {}, t("match_n", { n: match.number }), " · ", when(match.started)),
-    h("p", { class: "winner-line" }, match.over ? t("winners", { names: winners }) : t("in_progress")),
+    h("p", { class: `winner-line ${match.status}` }, outcome(match, winners)),
     h("p", {}, match.players.map((name, p) => `${name} ${match.totals[p]}`).join(" · ")),
     chart,
     h("a", { class: "button", href: `/api/matches/${match.number}.csv`, download: "" }, t("export_csv")),

@@ -1,5 +1,6 @@
 // The rules sheet: what each card of the game being played does, in this page's language, and
-// the house rules that are on (those that differ from the standard rules).
+// the house rules that are on (those that differ from the standard rules). The section on
+// calling UNO and catching comes drawn by the server (uno_words.py).
 import { choiceLabel, get, h, optionWords, page, t } from "./api.js";
 import { colourOf } from "./cards.js";
 import { cardFace } from "./faces.js";

@@ -7,6 +7,9 @@ import { choiceLabel, h, optionWords, page, t } from "./api.js";
 const guide = page.formats ?? { fields: {}, scoring: {}, players: {}, score_only: [] };
 const FORMAT_OPTIONS = new Set(["format", ...Object.values(guide.fields).flat()]);
 
+/** Whether an option belongs to the match format (the format, its target, scoring, ...). */
+export const isFormatOption = (id) => FORMAT_OPTIONS.has(id);
+
 /** The form's rule options: `values` holds what the players chose (option id → value). */
 export class RulesForm {
   constructor(catalogue, values, { game, players, changed }) {
@@ -30,6 +33,11 @@ export class RulesForm {
   replace(values) {
     for (const key of Object.keys(this.values)) delete this.values[key];
     Object.assign(this.values, values);
+  }
+
+  /** The house rules back to the standard ones; the match format and its target stay. */
+  standardHouse() {
+    for (const key of Object.keys(this.values)) if (!isFormatOption(key)) delete this.values[key];
   }
 
   applies(option) {
@@ -58,6 +66,12 @@ export class RulesForm {
       out[option.id] = value;
     }
     return out;
+  }
+
+  /** The house rules among them: the match format, its target and scoring are no house rule
+   * (they are chosen in the open, above the folded house rules). */
+  houseChosen() {
+    return Object.fromEntries(Object.entries(this.chosen()).filter(([id]) => !isFormatOption(id)));
   }
 
   /** Mark the rows of the options a refusal names (e.g. two options that conflict). */
@@ -184,9 +198,15 @@ export class RulesForm {
   }
 }
 
-/** An option's words: what it does at the table, the detail smaller beneath it. */
+/** An option's words: what it does at the table, the detail smaller beneath it (a field
+ * sits beside the first line when there is room: app.css). */
 function label(text, hint) {
-  return h("span", { class: "option-label" }, text, hint ? h("small", { class: "fine" }, hint) : null);
+  return h(
+    "span",
+    { class: "option-label" },
+    h("span", { class: "option-name" }, text),
+    hint ? h("small", { class: "fine" }, hint) : null,
+  );
 }
 
 /** "§2.2" before "§10.1": sections in the order of the rules. */

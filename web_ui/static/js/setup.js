@@ -103,23 +103,29 @@ function renderEjectProfiles(profiles) {
   explain();
 }
 
-/** How many rules differ from the standard ones, on the folded rules box; it opens when
- * any do, so a table never plays changed rules without seeing them. */
+/** How many house rules differ from the standard ones, on the folded rules box. The match
+ * format and its target are chosen above it and are no house rule: changing them neither
+ * counts here nor unfolds the box (the page would jump under the finger). */
 function showChanged() {
-  const count = Object.keys(rules.chosen()).filter((id) => id !== "format").length;
+  const count = Object.keys(rules.houseChosen()).length;
   $("options-changed").textContent = count ? t("rules_changed", { count }) : t("rules_standard");
-  if (count) $("options-box").open = true;
 }
 
-/** The last match's house rules are offered, openly, with a way back to the standard; an
- * option it set to its standard value is no change (the rules box says "the standard rules"). */
+/** Rules that arrive changed (the last match's, a preset's) are unfolded, so a table never
+ * plays changed rules without seeing them; a change made on the page unfolds nothing. */
+function unfoldIfChanged() {
+  if (Object.keys(rules.houseChosen()).length) $("options-box").open = true;
+}
+
+/** The last match's house rules are offered, openly, with a way back to the standard ones;
+ * an option it set to its standard value is no change (the rules box says "the standard
+ * rules"), and neither is its match format or target, which stay as they were. */
 function showCarried() {
-  const count = Object.keys(rules.chosen()).length;
+  const count = Object.keys(rules.houseChosen()).length;
   $("carried").hidden = count === 0;
   $("carried-text").textContent = t("rules_carried", { count });
   $("standard-rules").addEventListener("click", () => {
-    rules.replace({});
-    changed("format");
+    rules.standardHouse();
     renderRules();
     $("carried").hidden = true;
   });
@@ -145,6 +151,7 @@ function loadPreset(preset) {
   rules.replace({ ...preset.options });
   changed("format");
   renderRules();
+  unfoldIfChanged();
 }
 
 /** A refusal in words at the top of the page, with the options it names marked. */
@@ -200,6 +207,7 @@ async function start() {
   rules = new RulesForm(catalogue, { ...(previous?.options ?? {}) }, { game, players: names, changed });
   renderEjectProfiles(catalogue.eject_profiles);
   renderRules();
+  unfoldIfChanged();
   showCarried();
   startTableSettings();
   await startPresets(loadPreset, () => ({ game: game(), options: rules.chosen(), onrefused: refused }));
