@@ -123,15 +123,21 @@ export function showError(error) {
   say(t("error", { reason }));
 }
 
-/** Show `text` as it is in the message bar. */
-export function say(text) {
+/** Show `text` as it is in the message bar. A `sticky` message stays until its own code
+ * clears it (`clearError({ sticky: true })`): the next success elsewhere (a background
+ * refresh) does not take it away. */
+export function say(text, { sticky = false } = {}) {
   message.textContent = text;
   message.hidden = false;
+  if (sticky) message.dataset.sticky = "true";
+  else delete message.dataset.sticky;
 }
 
-export function clearError() {
+export function clearError({ sticky = false } = {}) {
+  if (message.dataset.sticky && !sticky) return;
   message.hidden = true;
   message.textContent = "";
+  delete message.dataset.sticky;
 }
 
 /** Run an API call from a tap: errors are shown, success clears them. */

@@ -1,5 +1,6 @@
 // Cards and colours as page elements. Colour is never the only signal: every chip carries the
-// colour's letter and the card's name in words, for colour-blind players.
+// colour's letter and the card's name in words, for colour-blind players (in Chinese the
+// colour's character is both, and is said once).
 import { cardName, colourName, h, page } from "./api.js";
 
 const WILD = "W";
@@ -14,24 +15,32 @@ function mark(letter) {
   return page.language === "zh-CN" ? colourName(letter) : letter;
 }
 
-/** A card chip: coloured, with the colour's letter and the card's name. */
+/** In Chinese a colour's mark is its name itself (红 is both): a chip then says it once. */
+function markIsName(letter) {
+  return mark(letter) === colourName(letter);
+}
+
+/** A card chip: coloured, with the colour's letter and the card's name ("R Red Hit 2"); in
+ * Chinese the name alone, which starts with the colour's character ("红 罚按牌 2"). */
 export function cardChip(text, extra = {}) {
   const colour = colourOf(text);
+  const letter = colour === WILD ? "★" : markIsName(colour) ? null : mark(colour);
   return h(
     "span",
-    { class: `card c-${colour}`, "data-card": text, ...extra },
-    h("b", { class: "letter", "aria-hidden": "true" }, colour === WILD ? "★" : mark(colour)),
+    { class: `card c-${colour}${letter === null ? " plain" : ""}`, "data-card": text, ...extra },
+    letter === null ? null : h("b", { class: "letter", "aria-hidden": "true" }, letter),
     h("span", { class: "name" }, cardName(text)),
   );
 }
 
-/** A colour chip: "R Red". */
+/** A colour chip: "R Red"; in Chinese its character once, "红". */
 export function colourChip(letter) {
+  const once = markIsName(letter);
   return h(
     "span",
-    { class: `card c-${letter}`, "data-colour": letter },
-    h("b", { class: "letter", "aria-hidden": "true" }, mark(letter)),
-    h("span", { class: "name" }, colourName(letter)),
+    { class: `card c-${letter}${once ? " mark-only" : ""}`, "data-colour": letter },
+    h("b", { class: "letter", "aria-hidden": once ? null : "true" }, mark(letter)),
+    once ? null : h("span", { class: "name" }, colourName(letter)),
   );
 }
 

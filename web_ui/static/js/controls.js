@@ -178,7 +178,8 @@ function turnControls(state) {
     "div",
     { class: "group turn-controls", id: "turn-controls", "data-seat": seat },
     h("h2", {}, stack && plays.length ? t("pass_on") : title),
-    plays.some((m) => m.uno) ? unoToggle() : null,
+    // a trade's UNO depends on the hand taken: it is offered with the partner, in the step
+    plays.some((m) => m.uno && !traded(m)) ? unoToggle() : null,
     plays.length && multiAllowed(state) ? multiToggle(kit()) : null,
     cards.length
       ? h(
@@ -190,6 +191,8 @@ function turnControls(state) {
     h("div", { class: "row other-moves" }, otherMoves(state, seat)),
   );
 }
+
+const traded = (move) => move.target !== null && move.target !== undefined;
 
 /** "Called UNO with it": `key` is where the choice is kept (ui.uno for the player to move). */
 function unoToggle(id = "uno-toggle", key = "uno") {
@@ -241,10 +244,15 @@ function stepControls(state, seat) {
   if (step.kind === "colour")
     return [head, h("h2", {}, t("choose_colour")), colourButtons((colour) => finish({ colour }))];
   if (step.kind === "target") {
+    const calls = step.options.filter((m) => m.uno).map((m) => m.target); // a one-card hand
     const targets = step.targets.map((target) =>
-      button(name(target), () => finish({ target }), { class: "big", "data-target": target }),
+      button(name(target), () => finish({ target, uno: ui.uno && calls.includes(target) }), {
+        class: "big",
+        "data-target": target,
+      }),
     );
-    return [head, h("h2", {}, t("trade_with")), h("div", { class: "row" }, targets)];
+    const uno = calls.length ? unoToggle() : null;
+    return [head, h("h2", {}, t("trade_with")), uno, h("div", { class: "row" }, targets)];
   }
   return [head, h("h2", {}, t("discard_count")), alsoCounter(state, seat, step, finish)];
 }

@@ -1,5 +1,6 @@
 // What every page has: the language switch, lock / unlock and the PIN form.
-import { ApiError, attempt, post, say, showError, t } from "./api.js";
+import { ApiError, attempt, post, showError, t } from "./api.js";
+import { pinRefused } from "./pin.js";
 
 function on(id, event, handler) {
   const el = document.getElementById(id);
@@ -30,8 +31,8 @@ on("pin-form", "submit", async (event) => {
   } catch (error) {
     input.value = "";
     input.focus();
-    if (error instanceof ApiError && error.status === 403) say(t("wrong_pin"));
-    else if (error instanceof ApiError && error.status === 429) say(`${t("too_many")} (${error.message})`);
+    if (error instanceof ApiError && error.status === 403) pinRefused(t("wrong_pin"));
+    else if (error instanceof ApiError && error.status === 429) pinRefused(`${t("too_many")} (${error.message})`);
     else showError(error);
   }
 });

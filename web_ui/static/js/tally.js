@@ -27,7 +27,7 @@ export function scoring(kit) {
       { "data-seat": seat },
       Number(seat) === deal.winner
         ? t("went_out", { name: name(Number(seat)) })
-        : `${name(Number(seat))}: ${t("points_of", { points })}`,
+        : `${name(Number(seat))}: ${pointsText(points)}`,
     ),
   );
   const tabs = pending.map((seat) =>
@@ -41,6 +41,7 @@ export function scoring(kit) {
     "div",
     { class: "group scoring", id: "scoring" },
     h("h2", {}, t("phase_scoring")),
+    deal.blocked ? h("p", { class: "hint", id: "blocked-note" }, t("blocked_scoring")) : null, // RULES.md §8
     h("ul", { class: "shown" }, shown),
     h("div", { class: "row tabs" }, tabs),
     ui.scoring.seat === null ? null : handEntry(kit, ui.scoring.seat),
@@ -98,13 +99,13 @@ function cardCounter(kit, seat, tracked) {
     h(
       "div",
       { class: "face", "data-face": face },
-      h("span", { class: `face-name c-${colourOf(card) === "W" ? "W" : "N"}` }, faceName(face)),
-      h("small", { class: "face-points" }, t("points_of", { points })),
+      h("span", { class: `face-name${colourOf(card) === "W" ? " wild" : ""}` }, faceName(face)),
+      h("small", { class: "face-points" }, pointsText(points)),
+      h("output", { class: "face-count" }, counts[face] ?? 0),
       h(
         "div",
         { class: "stepper" },
         button("−", change(face, -1), { class: "minus", "aria-label": `− ${faceName(face)}` }),
-        h("output", { class: "face-count" }, counts[face] ?? 0),
         button("+", change(face, 1), { class: "plus", "aria-label": `+ ${faceName(face)}` }),
       ),
     ),
@@ -117,7 +118,7 @@ function cardCounter(kit, seat, tracked) {
     h(
       "p",
       { class: "row" },
-      h("output", { id: "picks-points" }, t("cards_and_points", { count: cards.length, points: total })),
+      h("output", { id: "picks-points" }, t("cards_and_points", { cards: cardsText(cards.length), points: pointsText(total) })),
     ),
     mismatch
       ? h("p", { class: "warn-text", id: "count-mismatch" }, t("count_mismatch", { name: name(seat), tracked, count: cards.length }))
@@ -135,9 +136,19 @@ function cardCounter(kit, seat, tracked) {
   );
 }
 
-/** "7", "Skip", "Wild Hit-Fire": a face in words. */
+/** "7", "Skip", "Wild Hit-Fire": a face in words, whole (its tile wraps a long one). */
 function faceName(face) {
   return page.cards[face] ?? face;
+}
+
+/** "1 point", "20 points" (Chinese: "20 分"). */
+function pointsText(points) {
+  return t(points === 1 ? "point_one" : "points_of", { points });
+}
+
+/** "1 card", "7 cards" (Chinese: "7 张"). */
+function cardsText(count) {
+  return t(count === 1 ? "card_one" : "cards_of", { count });
 }
 
 // ---------------------------------------------------------------- score-only tables
