@@ -22,6 +22,7 @@ def push_draw(game: DealState, action: Draw, events: list[Event]) -> None:
         raise CardNotPlayable("you hold a playable card, so you may not draw")
     game.close_windows()
     cards = game.draw(seat, 1, Why.TURN, events)
+    game.note_turn(seat, len(cards))
     if cards and (cards[0] is UNKNOWN or playable(game, seat, cards[0])):
         game.drawn = cards[0]
     else:
@@ -63,7 +64,8 @@ def push_press(game: DealState, action: Press, events: list[Event]) -> None:
     game.expect(seat, "press the launcher")
     if game.pressed:
         raise IllegalAction("you have pressed this turn: play a card or pass")
-    game.launch(seat, action.cards, Why.TURN, events)
+    got = game.launch(seat, action.cards, Why.TURN, events)
+    game.note_turn(seat, got)
     game.close_windows()
     table = game.knowledge is Knowledge.TABLE
     if game.rules.atk_play_after_press and (table or has_play(game, seat)):
@@ -80,7 +82,7 @@ def _owed_press(game: DealState, duty: Duty, reported: int, events: list[Event])
     duty.stackable = False  # a Hit 2 already being pressed is no longer passed on
     if duty.kind is DutyKind.PRESS or got > 0:
         duty.count -= 1
-    if duty.count == 0 or (duty.kind is DutyKind.PRESS_UNTIL_FIRE and game.launcher_exhausted()):
+    if duty.count == 0 or (duty.kind is DutyKind.PRESS_UNTIL_FIRE and game.exhausted()):
         game.duties.pop(0)
 
 

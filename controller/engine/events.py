@@ -185,15 +185,26 @@ class WentOut:
 
 
 @dataclass(slots=True)
+class DealBlocked:
+    """§8 [ENG]: nothing is left to draw or reload and every player in turn has drawn or
+    pressed for nothing: the deal ends blocked. `seat` made the last empty turn (the fewest
+    hand points win; ties go to fewer cards, then to the first in turn order from `seat`)."""
+
+    seat: int
+
+
+@dataclass(slots=True)
 class DealEnded:
     """The deal is over: hand points and cards left per seat. Under within-deal elimination
-    (§9.3) `order` is the order players went out and `loser` the last holder."""
+    (§9.3) `order` is the order players went out and `loser` the last holder. A `blocked`
+    deal (§8) was won by the fewest hand points; the winner's own points count as 0."""
 
     winner: int
     points: tuple[int, ...]
     cards_left: tuple[int, ...]
     order: tuple[int, ...] = ()
     loser: int | None = None
+    blocked: bool = False
 
 
 Event = (
@@ -219,6 +230,7 @@ Event = (
     | HandShown
     | Corrected
     | WentOut
+    | DealBlocked
     | DealEnded
 )
 

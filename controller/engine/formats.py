@@ -25,7 +25,8 @@ DEALS_PER_PARTNERSHIP = 4
 class DealRecord:
     """One finished deal, per seat of its table: who dealt and won, the points and cards left;
     `seating` maps seats to match players and `deltas` is the change to each player's total.
-    Within-deal elimination adds the order players went out and the last holder (`loser`)."""
+    Within-deal elimination adds the order players went out and the last holder (`loser`).
+    `blocked`: nobody went out; the deal ended blocked and the fewest points won it (§8)."""
 
     number: int
     dealer: int
@@ -38,6 +39,7 @@ class DealRecord:
     order: tuple[int, ...] = ()
     table: int = 0
     round: int = 0
+    blocked: bool = False
 
 
 class Match(Protocol):

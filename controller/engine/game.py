@@ -98,6 +98,8 @@ class Game(DealState):
         ending = self.winner is not None or self.elimination
         if ending and self.phase is Phase.PLAYING and self.deal_done():
             scoring.end_deal(self, events)
+        elif self.empty_turns >= self.active_count and self.round_of_empty_turns():
+            scoring.end_blocked(self, events)  # §8: nothing to draw and nobody played
         return events
 
     def copy(self) -> Game:

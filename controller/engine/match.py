@@ -115,6 +115,7 @@ class Match:
         record = self.record(
             game.winner, list(game.points), cards_left, dealer=game.dealer,
             loser=loser if game.elimination else None, order=tuple(game.finished),
+            blocked=game.blocked,
         )  # fmt: skip
         self.game = None
         return record
@@ -128,6 +129,7 @@ class Match:
         dealer: int | None = None,
         loser: int | None = None,
         order: tuple[int, ...] = (),
+        blocked: bool = False,
     ) -> DealRecord:
         """Score a deal from its result, per seat: the winner, each seat's points and cards
         left (also how a table that only keeps score enters its rounds)."""
@@ -145,6 +147,7 @@ class Match:
             order=order,
             table=seating.table,
             round=seating.round,
+            blocked=blocked,
         )
         deltas = self.format.deltas(self, record)
         record = dataclasses.replace(record, deltas=deltas)

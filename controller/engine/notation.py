@@ -15,6 +15,7 @@ from .cards import Card, Colour, cards_text, parse_card, parse_cards, parse_colo
 from .decks import GameKind
 from .events import (
     ColourNamed,
+    DealBlocked,
     DealEnded,
     Drew,
     Event,
@@ -115,8 +116,12 @@ def event_text(event: Event) -> str:
         case Played(seat, c, colour, also):
             extra = f" with {cards_text(also)}" if also else ""
             return f"P{seat} plays {c}{extra}, colour {colour}"
+        case DealEnded(winner, points, _, _, _, True):
+            return f"P{winner} wins the blocked deal; points left {list(points)}"
         case DealEnded(winner, points, _):
             return f"P{winner} wins the deal; points left {list(points)}"
+        case DealBlocked(seat):
+            return f"the deal is blocked: nothing to draw or reload, P{seat} last got nothing"
         case Returned(c):
             return f"{c} goes back into the deck"
         case Skipped(seat):

@@ -87,6 +87,12 @@ class OptionSpec:
         return self.check(text.strip())
 
 
+EDITION: Final = 2
+"""The edition of the engine's own rules ([ENG] interpretations with no option of their own):
+1 before §8's blocked deal, 2 with it. A match keeps the edition it was recorded under, so an
+upgrade never changes a recorded game (§11)."""
+
+
 def option(default: Value, section: str, en: str, zh: str, **details: Any) -> Value:
     """Declare a field of `Rules` as an option (see `OptionSpec` for the `details`)."""
     meaning = {"section": section, "en": en, "zh": zh, **details}
@@ -225,6 +231,8 @@ class Rules:
     teams: int = option(2, "§9.5", "number of teams (team play)", "队伍数", minimum=2, maximum=5)
     team_scoring: str = option("winner_team_collects", "§9.5", "team scoring", "团队计分",
         choices=("winner_team_collects", "team_penalty"))
+    # not an option: the edition of the engine's rules the match is played under (`EDITION`)
+    edition: int = EDITION
 
     # fmt: on
 
@@ -278,6 +286,17 @@ class Rules:
 
     def replace(self, **options: OptionValue) -> Rules:
         return dataclasses.replace(self, **resolve_aliases(options))  # type: ignore[arg-type]
+
+    def of_edition(self, edition: int) -> Rules:
+        """These rules as the engine's `edition` played them (a match recorded earlier)."""
+        if not 1 <= edition <= EDITION:
+            raise OptionError(f"edition must be 1 to {EDITION}, not {edition}")
+        return self if edition == self.edition else dataclasses.replace(self, edition=edition)
+
+    @property
+    def blocked_deals(self) -> bool:
+        """§8: a deal where nothing is left and a round of turns gets nothing ends blocked."""
+        return self.edition >= 2
 
     @property
     def deck_spec(self) -> DeckSpec:

@@ -247,6 +247,7 @@ def _lay_down(
     game.drawn = None
     game.pressed = False
     game.free_lead = False
+    game.empty_turns = 0  # §8: a play ends any round of empty turns
     events.append(Played(seat, c, colour, also, rest))  # type: ignore[arg-type]
 
 

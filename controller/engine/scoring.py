@@ -1,11 +1,12 @@
-"""The end of a deal (§6): counting the hands left. Match scoring is in `match.py`."""
+"""The end of a deal (§6, and §8's blocked deal): counting the hands left. Match scoring is in
+`match.py`."""
 
 from __future__ import annotations
 
 from .actions import EnterHand
 from .cards import UNKNOWN, Card
 from .errors import BadChoice, IllegalAction, WrongPhase
-from .events import DealEnded, Event
+from .events import DealBlocked, DealEnded, Event
 from .state import DealState, Knowledge, Phase
 
 
@@ -21,6 +22,25 @@ def end_deal(game: DealState, events: list[Event]) -> None:
         return
     game.phase = Phase.SCORING
     game.shown = {seat: (0, 0) for seat, hand in enumerate(game.hands) if not hand}
+
+
+def end_blocked(game: DealState, events: list[Event]) -> None:
+    """§8 [ENG]: nothing is left to draw or reload and a full round of turns drew or pressed
+    for nothing. The hands are counted as at any end of a deal; the fewest hand points win
+    (`blocked_order`), so at a table the winner is known once every hand is entered."""
+    game.blocked = True
+    events.append(DealBlocked(game.last_empty))
+    end_deal(game, events)
+
+
+def blocked_order(game: DealState) -> list[int]:
+    """§8: the players still holding cards, best first: the fewest hand points, then the fewest
+    cards, then the first in turn order counting from (and including) the player who made the
+    last empty turn."""
+    start = game.last_empty
+    holders = [start, *game.seats_after(start)]
+    shown = game.shown
+    return sorted(holders, key=lambda seat: shown[seat])  # stable: turn order breaks ties
 
 
 def push_enter_hand(game: DealState, action: EnterHand, events: list[Event]) -> None:
@@ -58,11 +78,27 @@ def _value(game: DealState, hand: list[Card]) -> int:
 def _finish(game: DealState, events: list[Event]) -> None:
     shown = game.shown
     seats = range(game.players)
-    game.points = tuple(shown[seat][0] for seat in seats)
+    points = [shown[seat][0] for seat in seats]
+    if game.blocked:
+        _rank_blocked(game)
+        assert game.winner is not None
+        points[game.winner] = 0  # §8: the winner's own hand counts as 0 for the winner
+    game.points = tuple(points)
     game.phase = Phase.OVER
     assert game.winner is not None
     cards_left = tuple(shown[seat][1] for seat in seats)
     order, loser = tuple(game.finished), None
     if game.rules.format == "elim_within_deal":
         loser = next(seat for seat in seats if game.active[seat])
-    events.append(DealEnded(game.winner, game.points, cards_left, order, loser))
+    events.append(DealEnded(game.winner, game.points, cards_left, order, loser, game.blocked))
+
+
+def _rank_blocked(game: DealState) -> None:
+    """The blocked deal's winner (§8). Under within-deal elimination (§9.3) the players still
+    holding cards go out in that order, so the last of them is the deal's loser [ENG]."""
+    order = blocked_order(game)
+    if not game.elimination:
+        game.winner = order[0]
+        return
+    for seat in order[:-1]:
+        game.finish(seat)

@@ -108,6 +108,9 @@ class DealState:
     quick_singles: bool  # ...but a multi-card rule: cards held once still take the quick path
     trusted: bool  # the action being applied was listed by the engine for this very state
     winner: int | None
+    empty_turns: int  # §8: turns in a row that drew or pressed for nothing (see `note_turn`)
+    last_empty: int  # ...and the seat that made the last of them (-1: none yet)
+    blocked: bool  # §8: the deal ended blocked (a full round of empty turns)
     phase: Phase
     shown: dict[int, tuple[int, int]]  # table mode scoring: seat -> (points, cards left)
     points: tuple[int, ...] | None  # hand points per seat once the deal has ended
@@ -163,6 +166,9 @@ class DealState:
         self.quick_singles = rules.quick_singles and rules.multi is not None
         self.trusted = False
         self.winner = None
+        self.empty_turns = 0
+        self.last_empty = -1
+        self.blocked = False
         self.phase = Phase.TURN_UP
         self.shown = {}
         self.points = None
@@ -220,6 +226,16 @@ class DealState:
         if self.phase is not Phase.PLAYING:
             return None
         return self.duties[0].seat if self.duties else self.turn
+
+    def next_to_play(self) -> int | None:
+        """The seat that plays once the seat the game waits for (`to_move`) is done, when it
+        makes no choice that changes the order: every owed duty is paid (a penalty accepted,
+        neither passed on nor challenged), or the player whose turn it is draws, presses or
+        plays a card without an effect on the order. None when no deal is being played or the
+        winner's final-card effects are all that is left."""
+        if self.phase is not Phase.PLAYING or (self.winner is not None and not self.elimination):
+            return None
+        return self.turn if self.duties else self.next_seat(self.turn)
 
     def next_seat(self, seat: int, steps: int = 1) -> int:
         """The active seat `steps` places after `seat` in the current direction."""
@@ -366,9 +382,36 @@ class DealState:
         """`seat`'s hand changed: an UNO call made for the old hand no longer stands."""
         self.called = tuple(s for s in self.called if s != seat)
 
-    def launcher_exhausted(self) -> bool:
-        """No card is in the launcher and none could be reloaded into it."""
+    def exhausted(self) -> bool:
+        """§8: no card is left to draw or to reload: the draw pile (the launcher) is empty and
+        the discard pile is only its top card (every other card is in a hand)."""
         return not self.pile and len(self.discard) <= 1
+
+    def note_turn(self, seat: int, got: int) -> None:
+        """§8 [ENG] blocked deal: `seat`'s turn drew or pressed and got `got` cards. While
+        nothing is left to draw or reload, a draw or press that gives nothing is an empty turn
+        (a play later in the same turn starts the count again, as every play does); anything
+        else starts the count again."""
+        if got or not self.exhausted():
+            self.empty_turns = 0
+        else:
+            self.empty_turns += 1
+            self.last_empty = seat
+
+    def round_of_empty_turns(self) -> bool:
+        """§8: every active player in turn has drawn or pressed for nothing without playing,
+        nothing is left to draw or reload, and no turn or duty is still open: the deal is
+        blocked."""
+        return (
+            self.rules.blocked_deals
+            and self.empty_turns >= self.active_count
+            and self.phase is Phase.PLAYING
+            and not self.duties
+            and not self.pressed
+            and self.drawn is None
+            and (self.winner is None or self.elimination)
+            and self.exhausted()
+        )
 
     def close_windows(self) -> None:
         """A voluntary action closes the catch window (§5) and the jump-in window (§10.2)."""

@@ -59,6 +59,8 @@ def covers(rules: Rules, players: int, bot: str) -> bool:
     """The fast path plays exactly these deals; anything else goes to the validated engine."""
     if bot not in BOT_KINDS or rules.format != "standard" or not 2 <= players <= 10:
         return False
+    if not rules.blocked_deals:  # an older edition's rules: only the engine plays those
+        return False
     if not set(rules.changed()) <= COVERED:
         return False
     return players * hand_size(rules, players) <= most_dealt(rules)
@@ -85,6 +87,7 @@ class Outcome:
     cards_pressed: int
     longest_drought: int
     actions: int
+    blocked: bool = False  # §8: nobody went out; the fewest hand points won
 
 
 class Deals:
@@ -126,18 +129,35 @@ class Deals:
 
     def play(self, dealer: int, rng: random.Random) -> Outcome:
         """Deal with `dealer` dealing and play the deal out; `rng` shuffles, as in `deal()`."""
+        hands, pile, discard = self._deal(rng)
+        top = discard[-1]
+        d, turn, duties = self._start(top, dealer, hands, pile, discard, rng)
+        return self.play_from(hands, pile, discard, self.tables.colour[top], d, turn, duties, rng)
+
+    def play_from(
+        self,
+        hands: list[list[int]],
+        pile: list[int],
+        discard: list[int],
+        colour: int,
+        d: int,
+        turn: int,
+        duties: list[list[int]],
+        rng: random.Random,
+    ) -> Outcome:
+        """Play a deal out from a position: the hands, the pile (its top card last), the
+        discards (the top card last), the active colour, the direction, whose turn it is and
+        the duties owed first (`[kind, seat, count]`). `rng` reshuffles, as the deal's does."""
         t, n = self.tables, self.players
         kinds, colours, fits, faces, face = t.kind, t.colour, t.fits, t.faces, t.face
         heuristic, attack, rngs = self.heuristic, self.attack, self.rngs
         seat_plays, picks = self.seat_plays, self.picks
-        hands, pile, discard = self._deal(rng)
         top = discard[-1]
-        colour = colours[top]
-        d, turn, duties = self._start(top, dealer, hands, pile, discard, rng)
         launcher = _Launcher(self.press)
         row = fits[colour * faces + face[top]]
         winner, drawn = -1, -1
-        turns = 0
+        turns = empty = 0  # empty: turns in a row that got nothing with nothing left (§8)
+        blocked = False
         for steps in range(1, MAX_STEPS + 1):  # noqa: B007 - the count is read after the loop
             if duties:
                 duty = duties[0]
@@ -182,19 +202,29 @@ class Deals:
                 if not heuristic:
                     picks[seat](1)  # a random bot "chooses" its only action too
                 turn = (seat + d) % n
+                got = 1
                 if attack:
-                    launcher.press(hand, pile, discard, rng)
+                    got = launcher.press(hand, pile, discard, rng)
                 elif pile or _refill(pile, discard, rng):
                     drew = pile.pop()
                     hand.append(drew)
                     if row[drew]:
                         drawn, turn = drew, seat
+                else:
+                    got = 0
+                if got or pile or len(discard) > 1:
+                    empty = 0
+                else:
+                    empty += 1
+                    if empty == n:  # §8: a full round of empty turns: the deal is blocked
+                        winner, blocked = _blocked_winner(t, hands, seat, d, n), True
+                        break
                 continue
             if heuristic:
                 c, named, target = _best(t, hands, seat, plays, d, n, rngs[seat].random)
             else:
                 c, named, target = plays[picks[seat](len(plays))]
-            drawn = -1
+            drawn, empty = -1, 0  # a play ends any round of empty turns
             kind = kinds[c]
             hand.remove(c)
             if kind == DISCARD_ALL:
@@ -237,10 +267,12 @@ class Deals:
         else:
             raise RuntimeError(f"deal not finished after {MAX_STEPS} actions")
         value = t.points.__getitem__
-        points = tuple(sum(map(value, hand)) for hand in hands)
+        points = [sum(map(value, hand)) for hand in hands]
+        if blocked:
+            points[winner] = 0  # §8: the winner's own hand counts as 0 for the winner
         return Outcome(
-            winner, points, hands, pile, discard, turns, launcher.presses, launcher.cards,
-            launcher.longest_drought, steps,
+            winner, tuple(points), hands, pile, discard, turns, launcher.presses, launcher.cards,
+            launcher.longest_drought, steps, blocked,
         )  # fmt: skip
 
     def _deal(self, rng: random.Random) -> tuple[list[list[int]], list[int], list[int]]:
@@ -312,6 +344,14 @@ class _Launcher:
         self.drought = 0 if got else self.drought + 1
         self.longest_drought = max(self.longest_drought, self.drought)
         return got
+
+
+def _blocked_winner(t: Tables, hands: list[list[int]], last: int, d: int, n: int) -> int:
+    """§8: the fewest hand points, then the fewest cards, then the first in turn order from
+    (and including) `last`, who made the last empty turn (the engine's `blocked_order`)."""
+    value = t.points.__getitem__
+    order = [(last + d * k) % n for k in range(n)]
+    return min(order, key=lambda seat: (sum(map(value, hands[seat])), len(hands[seat])))
 
 
 def _seat_plays(t: Tables, seat: int, players: int) -> tuple[tuple[Play, ...], ...]:

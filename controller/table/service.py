@@ -29,7 +29,7 @@ from controller.store import Record, Store, StoreError
 from .codec import InvalidInput, record_to_dict
 from .hub import Hub, Message, Subscription
 from .launcher_side import LauncherSide
-from .session import TableSession, TableSetup, current_keys
+from .session import TableSession, TableSetup, current_keys, recorded_setup
 
 log = logging.getLogger(__name__)
 
@@ -386,7 +386,7 @@ class TableService(LauncherSide):
         if setup is None:
             return None
         try:
-            return TableSession(TableSetup.from_dict(setup.command.get("setup")))
+            return TableSession(recorded_setup(setup.command.get("setup")))
         except (InvalidInput, IllegalAction) as error:
             self.store.set_aside(setup.seq, f"its set-up is refused: {error}")
             return None

@@ -35,6 +35,7 @@ from controller.engine.events import Event, plain
 from controller.engine.legal_actions import jump_ins
 from controller.engine.match import DealRecord, Match
 from controller.engine.option_table import OptionValue
+from controller.engine.options import EDITION
 from controller.launcher.policy import PROFILES
 
 from .codec import InvalidInput, action_from_dict, action_to_dict, events_to_dicts
@@ -59,6 +60,7 @@ class TableSetup:
     mode: str = "tracked"
     eject_profile: str = "toy"
     seed: int = 0
+    edition: int = EDITION  # the engine's rules the match is played under (a log keeps its own)
 
     def __post_init__(self) -> None:
         names = self.players
@@ -85,7 +87,7 @@ class TableSetup:
 
     @property
     def rules(self) -> Rules:
-        return Rules.create(self.game, **dict(self.options))
+        return Rules.create(self.game, **dict(self.options)).of_edition(self.edition)
 
     @classmethod
     def from_dict(cls, data: object) -> TableSetup:
@@ -104,7 +106,7 @@ class TableSetup:
             raise InvalidInput("options must be an object of option ids and values")
         values = {k: v for k, v in data.items() if k in known and k not in ("players", "options")}
         for key, value in values.items():
-            expected = int if key in ("first_dealer", "seed") else str
+            expected = int if key in ("first_dealer", "seed", "edition") else str
             if not isinstance(value, expected) or isinstance(value, bool):
                 raise InvalidInput(
                     f"{key} must be {'a whole number' if expected is int else 'text'}"
@@ -116,6 +118,15 @@ class TableSetup:
         out["players"] = list(self.players)
         out["options"] = dict(self.options)
         return out
+
+
+def recorded_setup(data: object) -> TableSetup:
+    """A set-up as the log recorded it. One logged before the engine's rules had editions was
+    played under the first edition, and replays under it (§11: an upgrade never changes a
+    recorded game)."""
+    if isinstance(data, dict) and "edition" not in data:
+        data = {**data, "edition": 1}
+    return TableSetup.from_dict(data)
 
 
 def current_keys(data: dict[str, Any]) -> dict[str, Any]:
@@ -284,12 +295,16 @@ def deal_view(game: Game) -> dict[str, Any]:
         "dealer": game.dealer,
         "turn": game.turn if game.phase is Phase.PLAYING else None,
         "to_move": game.to_move(),
+        "next": game.next_to_play(),  # who plays once `to_move` is done (no order change)
         "direction": game.direction,
         "top": game.discard[-1].text if game.discard else None,
         "colour": game.colour.value if game.colour else None,
         "hands": [len(hand) for hand in game.hands],
         "pile": len(game.pile),
         "reloadable": max(len(game.discard) - 1, 0),
+        "exhausted": game.exhausted(),  # §8: nothing left to draw or reload
+        "empty_turns": game.empty_turns,  # §8: turns in a row that got nothing since then
+        "blocked": game.blocked,  # §8: the deal ended blocked (the fewest points win it)
         "unaccounted": len(game.unaccounted),
         "exposed": game.exposed,
         "uno": [seat for seat, hand in enumerate(game.hands) if len(hand) == 1],

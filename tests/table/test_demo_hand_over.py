@@ -37,7 +37,8 @@ class Demo:
         for _ in range(count):
             self.clock.advance(self.bots.pace)
             self.service.post(lambda: None)  # wake the owner thread: the tick follows the job
-            wait_until(lambda: self.bots._next > self.clock.now, "the bots' tick ran")
+            wait_until(lambda: self.bots._next > self.clock.now, "the bots' tick began")
+            self.service.call(lambda: None)  # a job after it: the tick has finished
 
     def seq(self) -> int:
         return int(self.service.snapshot().get("seq", 0))

@@ -46,7 +46,7 @@ export function renderGame(state) {
   const turn = turnText(state);
   $("turn-name").textContent = turn;
   $("turn-name").classList.toggle("long", turn.length > 9);
-  const next = nextSeat(deal);
+  const next = deal?.next ?? null; // the engine's word: owed presses and skips included
   $("next-name").textContent = next === null ? "" : t("next_player", { name: playerName(state, next) });
   $("phase").textContent = phaseText(state);
   $("direction").textContent = deal ? t(deal.direction > 0 ? "clockwise" : "anticlockwise") : "—";
@@ -58,18 +58,6 @@ export function renderGame(state) {
   $("active-colour").replaceChildren(deal?.colour ? colourChip(deal.colour) : "—");
 }
 
-/** Who plays after the player to move, going round in the direction of play (skipping the
- * players already out); null between turns. */
-export function nextSeat(deal) {
-  if (!deal || deal.phase !== "playing" || deal.turn === null || deal.turn === undefined) return null;
-  const seats = deal.hands.length;
-  for (let step = 1; step < seats; step++) {
-    const seat = (((deal.turn + step * deal.direction) % seats) + seats) % seats;
-    if (deal.active[seat]) return seat;
-  }
-  return null;
-}
-
 function turnText(state) {
   const deal = state.deal;
   if (state.match_over)
@@ -78,17 +66,26 @@ function turnText(state) {
   const seat = deal.to_move ?? deal.turn;
   if (seat !== null && seat !== undefined) return playerName(state, seat);
   if (deal.winner !== null && deal.winner !== undefined)
-    return t("went_out", { name: playerName(state, deal.winner) });
-  return "—";
+    return t(deal.blocked ? "blocked_won" : "went_out", { name: playerName(state, deal.winner) });
+  return deal.blocked ? t("blocked") : "—";
 }
 
 function phaseText(state) {
   const deal = state.deal;
   if (state.match_over) return t("match_over");
-  if (!deal) return state.deals.length ? t("next_deal", { name: playerName(state, state.next_dealer) }) : "";
+  if (!deal && !state.deals.length) return "";
+  if (!deal) return lastDealText(state) + t("next_deal", { name: playerName(state, state.next_dealer) });
   if (deal.phase === "turn_up") return t("phase_turn_up");
-  if (deal.phase === "scoring") return t("phase_scoring");
+  if (deal.phase === "scoring") return t(deal.blocked ? "phase_blocked" : "phase_scoring");
   return t("dealer_is", { name: playerName(state, deal.dealer) });
+}
+
+/** "Blocked deal won by Ann · " after a deal that ended blocked (RULES.md §8), else "". */
+function lastDealText(state) {
+  const last = state.deals[state.deals.length - 1];
+  if (!last?.blocked) return "";
+  const player = last.seating?.length ? last.seating[last.winner] : last.winner;
+  return `${t("blocked_won", { name: nameOf(state, player) })} · `;
 }
 
 /** The players at one card who did not call UNO and may be caught (one seat or a list). */
@@ -249,9 +246,19 @@ function renderStandings(state) {
 }
 
 /** The launcher ran empty during a deal (RULES.md §8): until the players reload it and say
- * so, no press can be served, so none is offered (the table refuses one too). */
+ * so, no press can be served, so none is offered (the table refuses one too). Not when there
+ * is nothing left to reload: then presses give nothing, and a round of them blocks the deal. */
 export function reloadPending(state) {
-  return state.launcher?.status === "empty" && Boolean(state.attack) && state.deal?.phase === "playing";
+  const deal = state.deal;
+  const empty = state.launcher?.status === "empty" && Boolean(state.attack);
+  return empty && deal?.phase === "playing" && !deal.exhausted;
+}
+
+/** Nothing left to draw or reload while a deal is played (RULES.md §8): the launcher cannot
+ * give a card, whatever its status says, so the panel says that instead of "Ready". */
+export function nothingLeft(state) {
+  const deal = state.deal;
+  return deal?.phase === "playing" && Boolean(deal.exhausted);
 }
 
 /** Launcher status in words (and its colour), the fault, and "clear fault" when unlocked.
@@ -262,17 +269,25 @@ export function renderLauncher(state) {
   const launcher = state.launcher;
   const status = launcher?.status ?? "none";
   const box = $("launcher-status");
-  box.dataset.status = status;
-  box.textContent = t(status);
+  const exhausted = nothingLeft(state) && ["ready", "empty", "none"].includes(status);
+  box.dataset.status = exhausted ? "exhausted" : status;
+  box.textContent = t(exhausted ? "nothing_left" : status);
   const tension = Math.max(0, Math.min(1, launcher?.tension ?? 0));
   $("tension-bar").style.width = `${Math.round(tension * 100)}%`;
   $("tension").dataset.level = tension > 0.66 ? "high" : tension > 0.33 ? "mid" : "low";
   $("tension").hidden = status === "none";
   const reload = reloadPending(state);
   $("reload").hidden = !reload;
-  $("launcher-fault").textContent = reload ? "" : (launcher?.fault ?? "");
+  const round = exhausted && !launcher?.fault ? emptyRound(state.deal) : "";
+  $("launcher-fault").textContent = reload ? "" : (launcher?.fault ?? round);
+  $("launcher-fault").classList.toggle("note", Boolean(round)); // a count, not a fault
   const clear = $("clear-fault");
   if (clear) clear.hidden = reload || !["jam", "empty", "fault"].includes(status);
+}
+
+/** "1 of 4 players in a row got nothing: a full round ends the deal" (RULES.md §8). */
+function emptyRound(deal) {
+  return t("empty_round", { count: deal.empty_turns, players: deal.active.filter(Boolean).length });
 }
 
 /** The match players from first to last place: [{player, total, place}] (ties share one). */
@@ -341,11 +356,16 @@ export function renderHistory(state) {
       h(
         "tr",
         {},
-        h("td", {}, d.number),
+        roundCell(d),
         d.deltas.map((delta, player) => historyCell(state, d, delta, player)),
       ),
     );
   $("history").replaceChildren(h("table", { class: "rounds" }, h("thead", {}, head), h("tbody", {}, rows)));
+}
+
+/** The round's number, marked when it ended blocked (RULES.md §8). */
+function roundCell(d) {
+  return d.blocked ? h("td", { class: "blocked", title: t("blocked") }, `${d.number} ⊘`) : h("td", {}, d.number);
 }
 
 /** A player's change in one deal (deltas are per match player, the winner is a seat). */
