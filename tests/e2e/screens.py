@@ -21,6 +21,7 @@ from controller.launcher import open_launcher
 from controller.launcher.policy import ScriptedPolicy
 from controller.launcher.sim import SimOptions
 from controller.store import Store
+from controller.table.demo import DemoTable
 from controller.table.service import TableService
 from tests.serving import serve
 from tests.waiting import wait_until
@@ -33,14 +34,17 @@ LANGUAGES = ("en", "zh-CN")
 
 
 @contextmanager
-def served_table(folder: Path) -> Iterator[tuple[TableService, str]]:
+def served_table(folder: Path, *, demo: bool = False) -> Iterator[tuple[TableService, str]]:
     store = Store(folder / "uno-attack.db")
     launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=0.25, seed=1))
     service = TableService(
         store, launcher=launcher, rng=random.Random(5), policy=ScriptedPolicy([3] * 20)
     )
+    bots = DemoTable(service, pace=3600.0, rng=random.Random(2)) if demo else None
     service.start()
-    app = create_app(service, Config(service=ServiceConfig()), secret_key="screens")
+    if bots is not None:  # their one move: the bots' own match, which a person then replaces
+        wait_until(lambda: bool(service.snapshot().get("setup")), "the bots set up")
+    app = create_app(service, Config(service=ServiceConfig()), secret_key="screens", demo=bots)
     app.config["PRESETS_DIR"] = folder / "presets"
     url, stop = serve(app)
     try:
@@ -72,6 +76,23 @@ def in_play(service: TableService) -> None:
     act(service, type="TurnUp", card="G2")
     mover = service.snapshot()["deal"]["to_move"]
     act(service, type="Play", seat=mover, card="GH2")
+
+
+def end_of_deal(service: TableService) -> None:
+    """A player went out: the others enter the cards they hold."""
+    service.submit({"type": "setup", "setup": SETUP | {"players": ["Ann", "Bob", "Cy", "奶奶"]}})
+    service.submit({"type": "deal"})
+    act(service, type="TurnUp", card="R5")
+    mover = service.snapshot()["deal"]["to_move"]
+    act(service, type="Correct", seat=mover, count=1)
+    act(service, type="Play", seat=mover, card="R9")
+
+
+def persons_table(service: TableService) -> None:
+    """On the demo server, a table a person set up: every control is theirs."""
+    service.submit({"type": "setup", "setup": SETUP | {"players": ["Mum", "奶奶", "Kim", "Lou"]}})
+    service.submit({"type": "deal"})
+    act(service, type="TurnUp", card="B4")
 
 
 def reload(service: TableService) -> None:
@@ -106,6 +127,8 @@ def finished(service: TableService) -> None:
 SCENES: dict[str, tuple[Callable[[TableService], None], str, str]] = {
     "board": (in_play, "/", "#live[data-state=live]"),
     "reload": (reload, "/", "#live[data-state=live]"),
+    "end-of-deal": (end_of_deal, "/", "#live[data-state=live]"),
+    "demo-own-table": (persons_table, "/", "#live[data-state=live]"),
     "score-only": (score_only, "/", "#live[data-state=live]"),
     "match-end": (finished, "/", "#live[data-state=live]"),
     "setup": (in_play, "/setup", "#setup-form[data-ready=true]"),
@@ -117,7 +140,7 @@ SCENES: dict[str, tuple[Callable[[TableService], None], str, str]] = {
 def shoot_scene(browser: Any, name: str, folder: Path, out: Path) -> list[Path]:
     build, path, drawn = SCENES[name]
     written = []
-    with served_table(folder) as (service, url):
+    with served_table(folder, demo=name.startswith("demo")) as (service, url):
         build(service)
         for language in LANGUAGES:
             for size, (width, height) in SIZES.items():
