@@ -95,6 +95,15 @@ def persons_table(service: TableService) -> None:
     act(service, type="TurnUp", card="B4")
 
 
+def nothing_left(service: TableService) -> None:
+    """Every card but the top one is in a hand: nothing is left to draw or reload (§8)."""
+    service.submit({"type": "setup", "setup": SETUP})
+    service.submit({"type": "deal"})
+    act(service, type="TurnUp", card="R5")
+    deal = service.snapshot()["deal"]
+    act(service, type="Correct", seat=2, count=deal["hands"][2] + deal["pile"])
+
+
 def reload(service: TableService) -> None:
     """The launcher ran empty during a deal: the players are asked to reload it."""
     service.submit({"type": "setup", "setup": SETUP})
@@ -128,6 +137,7 @@ SCENES: dict[str, tuple[Callable[[TableService], None], str, str]] = {
     "board": (in_play, "/", "#live[data-state=live]"),
     "reload": (reload, "/", "#live[data-state=live]"),
     "end-of-deal": (end_of_deal, "/", "#live[data-state=live]"),
+    "nothing-left": (nothing_left, "/", "#live[data-state=live]"),
     "demo-own-table": (persons_table, "/", "#live[data-state=live]"),
     "score-only": (score_only, "/", "#live[data-state=live]"),
     "match-end": (finished, "/", "#live[data-state=live]"),
