@@ -26,6 +26,11 @@ class ServiceConfig(Section):
     port: int = field(default=8080, metadata={"ge": 1, "le": 65535})
     data_dir: str = "data"
     threads: int = field(default=32, metadata={"ge": 8, "le": 256})
+    # Open connections waitress serves at once (requests, idle keep-alives, slow heads) and
+    # open scoreboard streams; with a margin for the rest of the process they must fit its
+    # open-file limit (checked at start: `web_ui/server.py`, `fit_descriptors`).
+    connections: int = field(default=500, metadata={"ge": 16, "le": 100_000})
+    streams: int = field(default=200, metadata={"ge": 1, "le": 100_000})
     admin_password: str = ""
 
 

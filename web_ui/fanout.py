@@ -7,8 +7,11 @@ to every stream; a stream that stops reading (a sleeping phone, a slow link) is 
 tablet reconnects and resumes from its `Last-Event-ID`.
 
 Caps: `PER_ADDRESS` streams per client address (a new one replaces that address's oldest:
-phones that slept leave dead ones behind) and `MAX_STREAMS` in total (past it, 503 with
-`Retry-After`). Commands never wait for any of this: they run on the server's worker threads.
+phones that slept leave dead ones behind) and `max_streams` in total (the config's
+`service.streams`; past it, 503 with `Retry-After`). The total counts every socket this loop
+holds, those still being opened or refused too, so the descriptors it takes never exceed it
+(`server.py` fits it into the process's open-file limit). Commands never wait for any of this:
+they run on the server's worker threads.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any
 
+from controller.config import ServiceConfig
 from controller.table.codec import InvalidInput
 from controller.table.hub import Message
 from controller.table.service import TableService
@@ -30,9 +34,9 @@ from .stream import HEARTBEAT, frame, opening, parse_last
 
 log = logging.getLogger(__name__)
 
-MAX_STREAMS = 1000
+MAX_STREAMS = ServiceConfig.streams  # the config's default
 PER_ADDRESS = 16
-SLOW_BYTES = 256 * 1024  # unsent bytes after which a stream is dropped
+SLOW_BYTES = 256 * 1024  # unsent bytes after which a stream is dropped (its memory at most)
 SEND_BUFFER = 64 * 1024  # the kernel's share: past it, unsent bytes wait in the loop and count
 ACK_TIMEOUT = 30  # seconds without the peer acknowledging data: the connection is dead
 RETRY_AFTER = 10  # seconds, in the 503 past MAX_STREAMS
@@ -78,11 +82,16 @@ class Stream:
 class Fanout:
     """All the streams of one table, on one loop thread. `start()`, `adopt()`, `stop()`."""
 
-    def __init__(self, table: TableService, *, heartbeat: float = HEARTBEAT) -> None:
+    def __init__(
+        self, table: TableService, *, heartbeat: float = HEARTBEAT, max_streams: int | None = None
+    ) -> None:
         self.table = table
         self.heartbeat = heartbeat
-        self.max_streams, self.per_address = MAX_STREAMS, PER_ADDRESS
+        self.max_streams = MAX_STREAMS if max_streams is None else max_streams
+        self.per_address = PER_ADDRESS
         self.streams: dict[Stream, None] = {}  # insertion-ordered: oldest first
+        self._held = 0  # sockets this loop owns (open, being opened or being refused)
+        self._held_lock = threading.Lock()
         self.loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._run, name="event-streams", daemon=True)
 
@@ -98,11 +107,22 @@ class Fanout:
             self._thread.join(5)
 
     def adopt(self, sock: socket.socket, request: Request) -> None:
-        """Take over `sock` (any thread): its request head is read, the answer is ours."""
+        """Take over `sock` (any thread): its request head is read, the answer is ours. Past
+        `max_streams` sockets held, it is refused and closed here: no descriptor is kept."""
+        with self._held_lock:
+            room = self._held < self.max_streams
+            self._held += room
+        if not room:
+            _refuse_now(sock, _full())
+            return
         self.loop.call_soon_threadsafe(lambda: self.loop.create_task(self._serve(sock, request)))
 
     def count(self) -> int:
         return len(self.streams)
+
+    def held(self) -> int:
+        """Sockets this loop owns: the open streams and those being opened or refused."""
+        return self._held
 
     # ------------------------------------------------------------------ the loop thread
 
@@ -130,8 +150,13 @@ class Fanout:
                     stream.write(b": keep-alive\n\n")
 
     async def _serve(self, sock: socket.socket, request: Request) -> None:
-        _keepalive(sock)
-        reader, writer = await asyncio.open_connection(sock=sock)
+        try:
+            _keepalive(sock)
+            reader, writer = await asyncio.open_connection(sock=sock)
+        except (OSError, asyncio.CancelledError):
+            sock.close()
+            self._release()
+            return
         try:
             refusal = self._refusal(request)
             if refusal is not None:
@@ -148,16 +173,22 @@ class Fanout:
             log.exception("event stream to %s failed", request.address)
         finally:
             self.streams = {s: None for s in self.streams if s.writer is not writer}
-            writer.close()
+            if writer.transport.get_write_buffer_size():
+                writer.transport.abort()  # a reader that stopped: do not wait to flush
+            else:
+                writer.close()
+            # the transport closes its socket in a callback already queued: count it after
+            self.loop.call_soon(self._release)
+
+    def _release(self) -> None:
+        with self._held_lock:
+            self._held -= 1
 
     def _refusal(self, request: Request) -> bytes | None:
         try:
             parse_last(request.last_event_id)
         except InvalidInput as error:
             return _answer(400, {"error": str(error)})
-        if len(self.streams) >= self.max_streams:
-            reason = "too many scoreboards are open: try again shortly"
-            return _answer(503, {"error": reason}, f"Retry-After: {RETRY_AFTER}\r\n")
         return None
 
     def _register(self, writer: asyncio.StreamWriter, address: str) -> Stream:
@@ -184,6 +215,20 @@ class Fanout:
         for task in asyncio.all_tasks(self.loop):
             task.cancel()
         self.loop.call_later(0.05, self.loop.stop)
+
+
+def _full() -> bytes:
+    reason = "too many scoreboards are open: try again shortly"
+    return _answer(503, {"error": reason}, f"Retry-After: {RETRY_AFTER}\r\n")
+
+
+def _refuse_now(sock: socket.socket, answer: bytes) -> None:
+    """Send a short `answer` without waiting (a fresh socket's buffer takes it) and close."""
+    with contextlib.suppress(OSError):
+        sock.setblocking(False)
+        sock.send(answer)
+        sock.shutdown(socket.SHUT_WR)
+    sock.close()
 
 
 def _answer(status: int, body: dict[str, Any], extra: str = "") -> bytes:

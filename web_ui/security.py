@@ -16,7 +16,10 @@ stops working too. Every state-changing request carries the session's CSRF token
 Guessing: wrong PINs (and passwords) are counted across every address, with exponential
 back-off (`Backoff`), so any number of addresses together gets a handful of guesses an hour.
 A tablet that was unlocked before has its own count: an attacker can neither spend its budget
-nor lock it out, and tablets that are unlocked never need the PIN at all.
+nor lock it out, and tablets that are unlocked never need the PIN at all. The counts live in
+the table's database (`Guard`), written before a guess is checked: a restart, a crash or a
+power cut gives nobody fresh guesses. A right guess gives back only what it cost: it never
+clears the count of the tablets never unlocked here (the attacker's).
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ import hashlib
 import hmac
 import json
 import logging
+import math
 import secrets
 import threading
 import time
@@ -50,57 +54,108 @@ FORGET = 24 * 3600.0  # a day without a wrong guess forgets them
 TABLETS = 200  # tablets remembered (the oldest without rights are forgotten first)
 
 
+def delay(failures: int) -> float:
+    """Seconds the next guess waits after `failures` wrong ones."""
+    if failures < FREE:
+        return 0.0
+    doublings = min(failures - FREE, 16)  # past LONGEST_WAIT already; 2.0 ** 1100 overflows
+    return min(FIRST_WAIT * 2.0**doublings, LONGEST_WAIT)
+
+
+@dataclass
 class Backoff:
-    """Wrong guesses and the wait they impose. Every evaluation counts as wrong until it
-    proves right, so concurrent guesses cannot slip through together."""
+    """Wrong guesses and the wait they impose, on the wall clock (it is kept across restarts):
+    `failures`, when the `last` was evaluated and when the next may be (`not_before`). Every
+    evaluation counts as wrong until it proves right, so concurrent guesses cannot slip
+    through together."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self._clock = clock
-        self.failures = 0
-        self._last = -float("inf")
+    failures: int = 0
+    last: float | None = None
+    not_before: float | None = None
 
-    def wait(self) -> float:
+    def wait(self, now: float) -> float:
         """Seconds before the next guess may be evaluated (0: now)."""
-        now = self._clock()
-        if now - self._last >= FORGET:
-            self.failures = 0
-        if self.failures < FREE:
+        if self.last is not None and now < self.last:  # the clock went back (a Pi has no RTC)
+            shift = self.last - now  # the wait starts again from now: one step at most
+            self.last = now
+            self.not_before = None if self.not_before is None else self.not_before - shift
+        if self.last is None or now - self.last >= FORGET:
+            self.failures, self.last, self.not_before = 0, None, None
+        if self.not_before is None:
             return 0.0
-        delay = min(FIRST_WAIT * 2.0 ** (self.failures - FREE), LONGEST_WAIT)
-        return max(0.0, self._last + delay - now)
+        return max(0.0, min(self.not_before - now, delay(self.failures)))
 
-    def reserve(self) -> None:
+    def reserve(self, now: float) -> None:
         self.failures += 1
-        self._last = self._clock()
+        self.last, self.not_before = now, now + delay(self.failures)
 
-    def reset(self) -> None:
-        self.failures = 0
+    def give_back(self) -> None:
+        """A guess proved right: it was not a wrong one after all (the count of wrong ones
+        made by others stays, and so does the time it is counted from)."""
+        self.failures = max(0, self.failures - 1)
+        if self.last is not None:
+            self.not_before = self.last + delay(self.failures)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: Any) -> Backoff:
+        failures, last, not_before = data["failures"], data["last"], data["not_before"]
+        if not isinstance(failures, int) or failures < 0:
+            raise ValueError(f"not a count of wrong guesses: {failures!r}")
+        return cls(failures, _time(last), _time(not_before))
+
+
+def _time(value: object) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError(f"not a time: {value!r}")
+    return float(value)
 
 
 class Guard:
     """Guesses of one secret (the PIN, or the admin password): one budget for every tablet
-    never unlocked before, whatever its address, and one per tablet that was."""
+    never unlocked before, whatever its address, and one per tablet that was.
 
-    def __init__(self, what: str, clock: Callable[[], float] = time.monotonic) -> None:
+    With a `table`, the budgets live in its database (the setting `guesses:<what>`), written
+    before each guess is checked; without one (some tests), in memory only."""
+
+    def __init__(
+        self,
+        what: str,
+        clock: Callable[[], float] = time.time,
+        table: TableService | None = None,
+    ) -> None:
         self.what = what
         self._clock = clock
+        self._table = table
+        self.key = f"guesses:{what}"
         self._lock = threading.Lock()
-        self._strangers = Backoff(clock)
+        self._strangers = Backoff()
         self._known: dict[str, Backoff] = {}
+        self._load()
 
     def evaluate(self, tablet: str | None, check: Callable[[], bool]) -> bool:
-        """Run `check` (is the guess right?) if the budget allows; else raise TooMany."""
+        """Run `check` (is the guess right?) if the budget allows; else raise TooMany. The
+        guess is counted as wrong, and stored, before `check` runs."""
         with self._lock:
             backoff = self._backoff(tablet)
-            wait = backoff.wait()
+            wait = backoff.wait(self._clock())
             if wait > 0:
                 raise TooMany(f"too many wrong {self.what}s: try again in {int(wait) + 1} s",
                               retry_after=int(wait) + 1)  # fmt: skip
-            backoff.reserve()
+            backoff.reserve(self._clock())
+            self._save()  # a crash from here on still counts this guess
         right = check()
         if right:
             with self._lock:
-                backoff.reset()
+                if tablet is None:
+                    backoff.give_back()  # the strangers' count: nothing else is undone
+                else:
+                    self._known.pop(tablet, None)  # this tablet's own record, and no other
+                self._save()
         return right
 
     def _backoff(self, tablet: str | None) -> Backoff:
@@ -108,7 +163,32 @@ class Guard:
             return self._strangers
         if tablet not in self._known and len(self._known) >= TABLETS:
             self._known.pop(next(iter(self._known)))
-        return self._known.setdefault(tablet, Backoff(self._clock))
+        return self._known.setdefault(tablet, Backoff())
+
+    def _save(self) -> None:
+        if self._table is None:
+            return
+        data = {
+            "strangers": self._strangers.to_json(),
+            "tablets": {k: v.to_json() for k, v in self._known.items()},
+        }
+        self._table.set_setting(self.key, json.dumps(data))
+
+    def _load(self) -> None:
+        if self._table is None:
+            return
+        raw = self._table.setting(self.key)
+        if raw is None:
+            return
+        try:
+            data = json.loads(raw)
+            self._strangers = Backoff.from_json(data["strangers"])
+            self._known = {str(k): Backoff.from_json(v) for k, v in data["tablets"].items()}
+        except (ValueError, TypeError, KeyError, AttributeError):
+            log.warning("the count of wrong %ss was unreadable: it starts at the limit", self.what)
+            now = self._clock()
+            self._strangers = Backoff(FREE, now, now + delay(FREE))
+            self._known = {}
 
 
 # ------------------------------------------------------------------ tablets and their grants
@@ -312,8 +392,9 @@ def _grant(**changes: Any) -> None:
 
 
 def install(app: Flask) -> None:
-    app.extensions["pin_guard"] = Guard("PIN")
-    app.extensions["password_guard"] = Guard("password")
+    table = app.extensions["table"]
+    app.extensions["pin_guard"] = Guard("PIN", table=table)
+    app.extensions["password_guard"] = Guard("password", table=table)
     app.extensions["tablets"] = Tablets(app.extensions["table"])
     app.before_request(check_csrf)
     app.jinja_env.globals["csrf_token"] = csrf_token

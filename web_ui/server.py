@@ -9,6 +9,12 @@ streams never take the threads commands need. Slow clients are cut off:
   `CROWDED_TIMEOUT` once connections fill three quarters of `connection_limit`;
 - an idle connection is closed after `IDLE_TIMEOUT` seconds;
 - bodies over `MAX_BODY` bytes are refused (413), heads over `MAX_HEAD` bytes (431).
+
+Descriptors: waitress waits with `poll()` (`select()` fails past descriptor 1023, and streams
+hold descriptors waitress does not count). It serves at most `connections` at once, and one
+address at most `PER_ADDRESS` of them (a new one closes that address's oldest idle one); the
+stream loop holds at most `streams`. Those two, plus `reserved()` for the rest of the process,
+must fit its open-file limit: `fit_descriptors` checks that at start (config `[service]`).
 """
 
 from __future__ import annotations
@@ -25,6 +31,10 @@ from waitress.adjustments import Adjustments
 from waitress.channel import HTTPChannel
 from waitress.server import TcpWSGIServer
 
+from controller.config import ServiceConfig
+from controller.sections import ConfigError
+
+from . import fanout as streams_module
 from .fanout import Fanout, Request
 from .limits import MAX_BODY
 from .stream import HEARTBEAT
@@ -35,7 +45,10 @@ MAX_HEAD = 16 * 1024
 REQUEST_TIMEOUT = 10.0
 CROWDED_TIMEOUT = 2.0
 IDLE_TIMEOUT = 30
-CONNECTIONS = 1000
+CONNECTIONS = ServiceConfig.connections  # the config's default
+PER_ADDRESS = 32  # connections one client address may hold (a browser opens at most 6)
+UNLIMITED = 65536  # the open-file limit taken for "unlimited"
+RESERVED = 64  # descriptors for the rest: stdio, the database, the launcher, logs, pipes...
 STREAM_PATH = "/api/events"
 
 
@@ -45,6 +58,16 @@ class Channel(HTTPChannel):  # type: ignore[misc]
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
         self.began: float | None = time.monotonic()  # a new connection owes a request
+        self.server.admit(self)
+
+    def idle(self) -> bool:
+        """Nothing to answer and nothing to send: closing it loses no request."""
+        return not self.requests and not self.total_outbufs_len
+
+    def del_channel(self, map: Any = None) -> None:
+        """Closed, or handed to the stream loop: it no longer counts for its address."""
+        super().del_channel(map)
+        self.server.release(self)
 
     def received(self, data: bytes) -> bool:
         if self.began is None:
@@ -62,7 +85,26 @@ class ScoreboardServer(TcpWSGIServer):  # type: ignore[misc]
 
     def __init__(self, app: Any, fanout: Fanout | None, **settings: Any) -> None:
         self.fanout = fanout
+        self.by_address: dict[str, dict[Channel, None]] = {}  # oldest first
         super().__init__(app, adj=Adjustments(**settings))
+
+    def admit(self, channel: Channel) -> None:
+        """Waitress's loop thread, a new connection: past `PER_ADDRESS` from its address, the
+        oldest idle one of that address is closed (or, if none is idle, the new one)."""
+        mine = self.by_address.setdefault(str(channel.addr[0]), {})
+        mine[channel] = None
+        if len(mine) <= PER_ADDRESS:
+            return
+        oldest = next((c for c in mine if c.idle()), channel)
+        oldest.handle_close()  # not `will_close`: its descriptor is free at once
+
+    def release(self, channel: Channel) -> None:
+        address = str(channel.addr[0]) if channel.addr else ""
+        mine = self.by_address.get(address)
+        if mine is not None:
+            mine.pop(channel, None)
+            if not mine:
+                del self.by_address[address]
 
     def add_task(self, channel: Channel) -> None:
         """Waitress's loop thread, a request is complete: a stream goes to the fan-out."""
@@ -105,14 +147,25 @@ def _query_last(query: str) -> str | None:
 
 
 def create_server(
-    app: Flask, *, host: str, port: int, threads: int, ident: str = "uno-attack"
+    app: Flask,
+    *,
+    host: str,
+    port: int,
+    threads: int,
+    connections: int | None = None,
+    streams: int | None = None,
+    ident: str = "uno-attack",
 ) -> ScoreboardServer:
     """The server for `app` (a scoreboard app from `create_app`), listening on host:port,
-    with its table's stream loop started. `.run()` serves; `close()` stops both."""
+    with its table's stream loop started. `.run()` serves; `close()` stops both. At most
+    `connections` connections and `streams` streams (default: the config's); ConfigError
+    if they do not fit the process's open-file limit."""
+    connections = CONNECTIONS if connections is None else connections
+    streams = streams_module.MAX_STREAMS if streams is None else streams
+    fit_descriptors(connections, streams, threads)
     heartbeat = app.config.get("SSE_HEARTBEAT", HEARTBEAT)
-    fanout = Fanout(app.extensions["table"], heartbeat=heartbeat)
+    fanout = Fanout(app.extensions["table"], heartbeat=heartbeat, max_streams=streams)
     app.extensions["streams"] = fanout
-    connections = min(CONNECTIONS, _file_limit() // 3)
     server = ScoreboardServer(
         app,
         fanout,
@@ -121,6 +174,7 @@ def create_server(
         threads=threads,
         channel_request_lookahead=1,
         connection_limit=connections,
+        asyncore_use_poll=True,  # select() cannot watch a descriptor past 1023
         channel_timeout=IDLE_TIMEOUT,
         cleanup_interval=1,
         max_request_body_size=MAX_BODY,
@@ -131,17 +185,45 @@ def create_server(
     return server
 
 
-def _file_limit() -> int:
-    """Open files this process may have, raised to the hard limit (streams are sockets)."""
+def reserved(threads: int) -> int:
+    """Descriptors kept for everything but connections and streams: `RESERVED`, and one for
+    each worker thread (it may be sending a file)."""
+    return RESERVED + threads
+
+
+def fit_descriptors(connections: int, streams: int, threads: int) -> int:
+    """Raise the open-file limit as far as allowed and check that `connections` + `streams`
+    + `reserved(threads)` fit in it; return the limit. ConfigError, saying what to change,
+    if they do not."""
+    needed = connections + streams + reserved(threads)
+    limit, hard = file_limit()
+    if needed > limit:
+        hard_text = "unlimited" if hard == resource.RLIM_INFINITY else str(hard)
+        raise ConfigError(
+            f"service.connections ({connections}) + service.streams ({streams}) + "
+            f"{reserved(threads)} kept for the database, the launcher, logs and "
+            f"{threads} threads need {needed} open files, but this process may open only "
+            f"{limit} (RLIMIT_NOFILE, hard limit {hard_text}): lower service.connections or "
+            "service.streams in the config, or raise the limit (systemd: LimitNOFILE=; "
+            "a shell: ulimit -n)"
+        )
+    return limit
+
+
+def file_limit() -> tuple[int, int]:
+    """(soft, hard) open-file limit of this process, the soft one first raised to the hard
+    one where allowed (an unlimited one counts as `UNLIMITED`)."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    wanted = hard if hard != resource.RLIM_INFINITY else 65536
+    if soft == resource.RLIM_INFINITY:
+        return UNLIMITED, hard
+    wanted = hard if hard != resource.RLIM_INFINITY else UNLIMITED
     if soft < wanted:
         try:
             resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
             soft = wanted
         except (ValueError, OSError):
             pass
-    return int(soft)
+    return soft, hard
 
 
 def serve_in_thread(server: ScoreboardServer) -> threading.Thread:

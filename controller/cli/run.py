@@ -61,6 +61,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     config = _config(args)
+    _fit_descriptors(config)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s")
     try:
         return _serve(config, args.demo, args.demo_speed)
@@ -77,7 +78,12 @@ def _serve(config: Config, demo_table: bool, speed: float) -> int:
 
         app = create_app(service, config, secret_key=_secret(service), demo=demo)
         server = create_server(
-            app, host=config.service.host, port=config.service.port, threads=config.service.threads
+            app,
+            host=config.service.host,
+            port=config.service.port,
+            threads=config.service.threads,
+            connections=config.service.connections,
+            streams=config.service.streams,
         )
         signal.signal(signal.SIGTERM, _exit_on_sigterm)
         addresses = urls(config)
@@ -174,6 +180,17 @@ def _config(args: argparse.Namespace) -> Config:
     if args.demo and launcher.backend in ("auto", "gpio"):
         launcher = replace(launcher, backend="sim")
     return replace(config, service=service, launcher=launcher)
+
+
+def _fit_descriptors(config: Config) -> None:
+    """Connections and streams must fit the open-file limit: say so before anything opens."""
+    from web_ui.server import fit_descriptors
+
+    service = config.service
+    try:
+        fit_descriptors(service.connections, service.streams, service.threads)
+    except ConfigError as error:
+        raise UsageError(str(error)) from None
 
 
 class _opened:
