@@ -20,15 +20,13 @@ import logging
 import os
 import socket
 import statistics
-import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from benchmarks.bench_service import _free_port, _wait_up
+from benchmarks.bench_service import bare_service
 from controller.config import Config, ServiceConfig, TableConfig
 from controller.store import Store
 from controller.table.service import TableService
@@ -75,16 +73,9 @@ def _snapshot(sock: socket.socket) -> None:
 
 
 def fd_flood() -> dict[str, Any]:
-    port = _free_port()
     sockets: list[socket.socket] = []
-    with tempfile.TemporaryDirectory() as data:
-        process = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "run", "--launcher", "none",
-             "--host", "127.0.0.1", "--port", str(port), "--data-dir", data],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
+    with bare_service() as (process, port):
         try:
-            _wait_up(port, time.perf_counter() + 30)
             idle = [_state_ms(port) for _ in range(REQUESTS)]
             streams = [open_stream(port, "127.0.0.1") for _ in range(STREAMS)]
             sockets += streams
@@ -104,8 +95,6 @@ def fd_flood() -> dict[str, Any]:
         finally:
             for sock in sockets:
                 sock.close()
-            process.kill()
-            process.wait(15)
     idle_ms = statistics.median(idle)
     flood_ms = statistics.median(flooded) if flooded else None
     return {

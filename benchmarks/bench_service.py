@@ -209,31 +209,38 @@ def _play_deal(tablet: Tablet) -> None:
         state = tablet.call("POST", "/api/actions", {"action": tap})["state"]
 
 
-def service_process() -> Iterator[dict[str, Any]]:
+@contextmanager
+def bare_service() -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`uno-attack run` without a launcher on a free loopback port, once it answers."""
     port = _free_port()
     with tempfile.TemporaryDirectory() as data:
-        started = time.perf_counter()
         process = subprocess.Popen(
             [sys.executable, "-m", "controller.cli", "run", "--launcher", "none",
              "--host", "127.0.0.1", "--port", str(port), "--data-dir", data],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:
-            _wait_up(port, started + 30)
-            startup = time.perf_counter() - started
-            tablet = Tablet(port)
-            tablet.call("POST", "/api/session/pin", {"pin": "1234"})
-            setup = SETUP | {"options": {"target": 100_000}}
-            tablet.call("POST", "/api/setup", {"setup": setup})
-            for _ in range(10):
-                _play_deal(tablet)
-            assert len(tablet.call("GET", "/api/state")["deals"]) == 10
-            status = Path(f"/proc/{process.pid}/status").read_text()
-            peak_kb = int(next(line.split()[1] for line in status.splitlines()
-                               if line.startswith("VmHWM")))  # fmt: skip
+            _wait_up(port, time.perf_counter() + 30)
+            yield process, port
         finally:
             process.terminate()
             process.wait(15)
+
+
+def service_process() -> Iterator[dict[str, Any]]:
+    started = time.perf_counter()
+    with bare_service() as (process, port):
+        startup = time.perf_counter() - started
+        tablet = Tablet(port)
+        tablet.call("POST", "/api/session/pin", {"pin": "1234"})
+        setup = SETUP | {"options": {"target": 100_000}}
+        tablet.call("POST", "/api/setup", {"setup": setup})
+        for _ in range(10):
+            _play_deal(tablet)
+        assert len(tablet.call("GET", "/api/state")["deals"]) == 10
+        status = Path(f"/proc/{process.pid}/status").read_text()
+        peak_kb = int(next(line.split()[1] for line in status.splitlines()
+                           if line.startswith("VmHWM")))  # fmt: skip
     yield {"name": "service.rss_mb", "value": round(peak_kb / 1024, 1), "unit": "MB",
            "deals": 10, "target": 80}  # fmt: skip
     yield {"name": "service.startup_s", "value": round(startup, 2), "unit": "s", "target": 2}
