@@ -5,6 +5,11 @@ it produced. A record is committed (WAL, synchronous FULL) before anyone hears o
 killed process loses nothing that was acknowledged; on start the tables are rebuilt by
 replaying their records. The schema is versioned (`PRAGMA user_version`); opening an older file
 migrates it after keeping a backup copy of it beside the original.
+
+Writes (and the few reads the owner thread needs at once) use one connection under a lock;
+the reads of records and match summaries use a small pool of read-only connections of their
+own, so a long read (a scoreboard catching up, the history) never holds up a command: under WAL
+a reader sees the last committed state and does not block the writer.
 """
 
 from __future__ import annotations
@@ -13,10 +18,11 @@ import errno
 import json
 import logging
 import os
+import queue
 import sqlite3
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -58,6 +64,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
             set_aside_at REAL NOT NULL
         )""",
     ),
+    (
+        """CREATE TABLE match_summary (
+            setup_seq INTEGER PRIMARY KEY,
+            table_id TEXT NOT NULL,
+            summary TEXT NOT NULL
+        )""",
+        "CREATE INDEX match_summary_table ON match_summary (table_id, setup_seq)",
+    ),
 )
 """Schema steps: MIGRATIONS[n] takes a file from version n to n + 1. Append, never edit."""
 
@@ -67,6 +81,8 @@ log = logging.getLogger(__name__)
 
 FILE_NAME = "uno-attack.db"
 PAGE = 64  # records read at a time when walking the log backwards
+READERS = 4  # read-only connections at most; more readers at once wait for one
+WRITE_CHECK = "uno-attack.write-check"  # the settings row written, and rolled back, at start
 
 
 class StoreError(RuntimeError):
@@ -116,12 +132,24 @@ class Record:
     idem_key: str | None
 
 
+def connect(path: Path, *, read_only: bool = False) -> sqlite3.Connection:
+    """A connection to the log at `path`, shareable between threads (one at a time). A
+    read-only one (`mode=ro`) never writes, whatever the file's permissions."""
+    if read_only:
+        target, uri = f"{path.resolve().as_uri()}?mode=ro", True
+    else:
+        target, uri = str(path), False
+    return sqlite3.connect(target, uri=uri, check_same_thread=False, isolation_level=None)
+
+
 class Store:
     """One SQLite file. Safe to share between threads; every append is its own transaction.
 
     Opening checks the file first: a missing directory, an empty (0-byte) file, a damaged or
-    read-only one each raise their own `StoreError`. Records whose stored JSON cannot be read
-    are moved to the `set_aside` table with a warning, so one bad record never stops a start.
+    read-only one each raise their own `StoreError` (read-only: a row is written and rolled back,
+    since SQLite opens a file it may not write read-only and only refuses the first write).
+    Records whose stored JSON cannot be read are moved to the `set_aside` table with a warning,
+    so one bad record never stops a start.
     """
 
     def __init__(
@@ -135,21 +163,28 @@ class Store:
         _check_location(self.path, create_dir)
         self._clock = clock
         self._lock = threading.Lock()
+        self._idle: queue.LifoQueue[sqlite3.Connection] = queue.LifoQueue()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()
+        self._closed = False
         with faults(self.path):
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db = connect(self.path)
             try:
                 self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.execute("PRAGMA synchronous=FULL")
                 self.migrated_from = migrate(self._db, self.path)
-                self._db.execute("BEGIN IMMEDIATE")  # can we write? (read-only file, full disk)
-                self._db.execute("ROLLBACK")
+                _check_writable(self._db)
             except BaseException:
                 self._db.close()
                 raise
         self.set_aside_unreadable()
 
     def close(self) -> None:
-        with self._lock:
+        with self._lock, self._readers_lock:
+            self._closed = True
+            for reader in self._readers:
+                reader.close()
+            self._readers.clear()
             self._db.close()
 
     def __enter__(self) -> Store:
@@ -186,12 +221,15 @@ class Store:
         rows = self._select("WHERE table_id = ? AND idem_key = ?", (table_id, idem_key))
         return rows[0] if rows else None
 
-    def records(self, table_id: str, after: int = 0, limit: int | None = None) -> list[Record]:
-        """The table's records with seq > `after`, in order (the first `limit` of them)."""
-        where = "WHERE table_id = ? AND seq > ? ORDER BY seq"
+    def records(
+        self, table_id: str, after: int = 0, limit: int | None = None, *, before: int | None = None
+    ) -> list[Record]:
+        """The table's records with `after` < seq < `before`, in order (the first `limit`)."""
+        top = (1 << 62) if before is None else before
+        where = "WHERE table_id = ? AND seq > ? AND seq < ? ORDER BY seq"
         if limit is None:
-            return self._select(where, (table_id, after))
-        return self._select(where + " LIMIT ?", (table_id, after, limit))
+            return self._select(where, (table_id, after, top))
+        return self._select(where + " LIMIT ?", (table_id, after, top, limit))
 
     def latest(
         self, table_id: str, limit: int, *, since: int = 0, before: int | None = None
@@ -220,6 +258,54 @@ class Store:
                 "SELECT MAX(seq) FROM log WHERE table_id = ? AND kind = 'setup'", (table_id,)
             ).fetchone()
         return int(row[0] or 0)
+
+    def setups(self, table_id: str) -> list[int]:
+        """The seq of every set-up of the table, oldest first: where each of its matches begins."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT seq FROM log WHERE table_id = ? AND kind = 'setup' ORDER BY seq",
+                (table_id,),
+            ).fetchall()
+        return [int(seq) for (seq,) in rows]
+
+    # --- match summaries: one row per finished match of a table (kept by its service) ---
+
+    def summaries(self, table_id: str, limit: int | None = None) -> list[tuple[int, Any]]:
+        """(set-up seq, summary) of the table's summarised matches, oldest first (the first
+        `limit`). Read on a read-only connection: never waits for a command."""
+        with self._reading() as db:
+            rows = db.execute(
+                "SELECT setup_seq, summary FROM match_summary WHERE table_id = ?"
+                " ORDER BY setup_seq LIMIT ?",
+                (table_id, -1 if limit is None else limit),
+            ).fetchall()
+        return [(int(seq), json.loads(text)) for seq, text in rows]
+
+    def save_summary(self, table_id: str, setup_seq: int, summary: Any) -> None:
+        """Keep the summary of the match that set-up `setup_seq` began (replacing any)."""
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO match_summary (setup_seq, table_id, summary)"
+                " VALUES (?, ?, ?)",
+                (setup_seq, table_id, json.dumps(summary)),
+            )
+
+    def keep_summaries(self, table_id: str, setup_seqs: Iterable[int]) -> set[int]:
+        """Drop the table's summaries of any match but these (their set-ups set aside, or the
+        match is the table's current one again); return the set-up seqs still summarised."""
+        keep = set(setup_seqs)
+        with self._lock, faults(self.path):
+            rows = self._db.execute(
+                "SELECT setup_seq FROM match_summary WHERE table_id = ?", (table_id,)
+            ).fetchall()
+        have = {int(seq) for (seq,) in rows}
+        if have - keep:
+            with self._transaction() as db:
+                db.executemany(
+                    "DELETE FROM match_summary WHERE setup_seq = ?",
+                    [(seq,) for seq in sorted(have - keep)],
+                )
+        return have & keep
 
     def tables(self) -> list[str]:
         with self._lock, faults(self.path):
@@ -286,9 +372,33 @@ class Store:
 
     def _select(self, where: str, args: tuple[object, ...]) -> list[Record]:
         sql = f"SELECT seq, table_id, at, kind, actor, command, events, idem_key FROM log {where}"
-        with self._lock, faults(self.path):
-            rows = self._db.execute(sql, args).fetchall()
+        with self._reading() as db:
+            rows = db.execute(sql, args).fetchall()
         return [record for record in map(_decode, rows) if record is not None]
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        """A read-only connection of the pool for one read (not the writer's lock): an idle
+        one, a new one while there are fewer than READERS, else the next one handed back."""
+        with faults(self.path):
+            try:
+                db = self._idle.get_nowait()
+            except queue.Empty:
+                db = self._new_reader() or self._idle.get()
+            try:
+                yield db
+            finally:
+                self._idle.put(db)
+
+    def _new_reader(self) -> sqlite3.Connection | None:
+        with self._readers_lock:
+            if self._closed:
+                raise sqlite3.ProgrammingError("Cannot operate on a closed database.")
+            if len(self._readers) >= READERS:
+                return None
+            reader = connect(self.path, read_only=True)
+            self._readers.append(reader)
+            return reader
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -300,6 +410,17 @@ class Store:
                 self._db.execute("ROLLBACK")
                 raise
             self._db.execute("COMMIT")
+
+
+def _check_writable(db: sqlite3.Connection) -> None:
+    """Write a row and roll it back. SQLite opens a file it may not write read-only (a file of
+    another user, mode 0644) and takes `BEGIN IMMEDIATE` even then: only a real write fails."""
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, '')", (WRITE_CHECK,))
+    finally:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
 
 
 def _decode(row: tuple[Any, ...]) -> Record | None:

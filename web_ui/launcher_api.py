@@ -3,7 +3,9 @@ reloading, dealing.
 
 Players clear a jam, reload and deal; pressing the button of the simulated launcher is a
 player's tap too, but a test press on a real launcher is a hardware test: the admin's.
-A press carries the tap's key like every command: a double tap or a retry presses once.
+A press carries the tap's key like every command: a double tap or a retry presses once, and a
+retry after a restart finds the press the key made in the event log. A press is logged as the
+tablet's (`tablet:<id>`), and so is a cleared fault (a `clear` record; the game is unchanged).
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from controller.engine import IllegalAction
+from controller.table.codec import record_to_dict
 
 from . import security
 from .api import body, idempotency_key, run, service
@@ -26,7 +29,8 @@ REMEMBERED = 256  # press keys kept (a retry comes within seconds)
 
 
 class PressKeys:
-    """The keys of recent presses: a key seen before is a double tap or a retry."""
+    """The keys of recent presses: a key seen before is a double tap or a retry (the press it
+    made may not be logged yet; once it is, the table finds it by its key, after a restart too)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -65,19 +69,23 @@ def press() -> ResponseReturnValue:
     if key is not None and not keys.first(key):
         return jsonify(pressed=True, repeated=True)
     try:
-        table.virtual_press()
+        done = table.virtual_press(actor=security.actor(), key=key)
     except Exception:
         if key is not None:
             keys.forget(key)
         raise
+    if done is not None:  # the key's press is in the log (a retry after a restart)
+        return jsonify(record_to_dict(done) | {"pressed": True, "repeated": True})
     return jsonify(pressed=True)
 
 
 @bp.post("/clear")
 @security.needs_pin
 def clear() -> ResponseReturnValue:
-    service().clear_fault()
-    return jsonify(cleared=True)
+    """A person cleared the jam or refilled the launcher: logged, the game unchanged."""
+    key = idempotency_key(body())
+    record = service().clear_fault(actor=security.actor(), key=key)
+    return jsonify(record_to_dict(record) | {"cleared": True, "state": service().snapshot()})
 
 
 @bp.post("/reload")

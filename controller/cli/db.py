@@ -4,20 +4,35 @@
 cannot be read and the ones set aside earlier; `backup` writes a consistent copy (safe while
 the service runs) and checks the copy. Both name the file, and end with the same exit status
 as `uno-attack run` for the same fault.
+
+The copy holds the PIN's hash: it is written readable by its owner only (0600), to a temporary
+file beside the target that takes the target's name only once it is whole and checked; a copy
+that fails (a full disk) leaves nothing behind.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import os
 import sqlite3
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from controller.cli import UsageError
 from controller.config import load_config
 from controller.sections import ConfigError
-from controller.store import FILE_NAME, DataDirMissing, StoreDamaged, StoreEmpty, StoreError, faults
+from controller.store import (
+    FILE_NAME,
+    DataDirMissing,
+    StoreDamaged,
+    StoreEmpty,
+    StoreError,
+    fault,
+    faults,
+)
 
 UNREADABLE = (
     "SELECT seq FROM log WHERE NOT (json_valid(command) AND json_valid(events)"
@@ -110,17 +125,68 @@ def run_backup(args: argparse.Namespace) -> int:
     try:
         source = open_read_only(path)
         try:
-            with faults(target), sqlite3.connect(target) as copy:
-                source.backup(copy)
-            copy.close()
+            count, found = copy_to(source, target)
         finally:
             source.close()
-        count, found = problems(target)
     except StoreError as error:
-        print(f"uno-attack db backup: error: {error}", file=sys.stderr)
+        print(f"uno-attack db backup: error: {error}; no copy was written", file=sys.stderr)
         return error.status
     if found:
         print(f"{target}: the copy is not sound: {found[0]}", file=sys.stderr)
         return StoreDamaged.status
     print(f"{target}: {count} records copied from {path}")
     return 0
+
+
+def copy_to(source: sqlite3.Connection, target: Path) -> tuple[int, list[str]]:
+    """Copy the log into `target` (0600) through a temporary file beside it, renamed only once
+    the copy is whole, synced and checked; on any failure the temporary file is removed and
+    `target` left as it was. Returns what `problems` found in the copy."""
+    if not target.parent.is_dir():
+        raise StoreError(f"cannot write {target}: the folder {target.parent} does not exist")
+    with faults(target):
+        handle, name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    os.close(handle)  # mkstemp made it 0600, whatever the umask
+    partial = Path(name)
+    try:
+        with faults(target):
+            copy = sqlite3.connect(partial)
+            try:
+                with copy:
+                    source.backup(copy)
+                copy.execute("PRAGMA journal_mode=DELETE")  # one file: no -wal or -shm beside it
+            finally:
+                copy.close()
+            _sync(partial)
+        count, found = problems(partial)
+        if not found:
+            with faults(target):
+                os.replace(partial, target)
+                _sync(target.parent)
+    except StoreError:
+        _remove(partial)
+        raise
+    except BaseException as error:
+        _remove(partial)
+        if isinstance(error, sqlite3.Error | OSError):
+            raise fault(error, target) from error
+        raise
+    if found:
+        _remove(partial)
+    return count, found
+
+
+def _sync(path: Path) -> None:
+    """Flush a file, or a folder's entries, to the disk."""
+    descriptor = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(descriptor)
+    finally:
+        os.close(descriptor)
+
+
+def _remove(partial: Path) -> None:
+    """Remove a partial copy and whatever SQLite left beside it."""
+    for name in ("", "-journal", "-wal", "-shm"):
+        with contextlib.suppress(FileNotFoundError):
+            Path(f"{partial}{name}").unlink()

@@ -33,6 +33,11 @@ class DeckSpec:
     def size(self) -> int:
         return sum(copies for _, copies in self.counts)
 
+    @property
+    def total_points(self) -> int:
+        """Every card of the deck together, in points: more than any hand can hold (§6)."""
+        return sum(self.points[c.face] * copies for c, copies in self.counts)
+
     def copies(self, c: Card) -> int:
         """How many copies of `c` the deck holds."""
         return sum(copies for known, copies in self.counts if known is c)

@@ -128,19 +128,32 @@ NAME_LENGTH = 24
 _HIDDEN = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
 """Unicode categories no name may hold: controls, format characters (bidi overrides, zero-width
 spaces and joiners), lone surrogates, private-use and unassigned code points, line breaks."""
+_BLANK = frozenset("\u034f\u115f\u1160\u17b4\u17b5\u2800\u3164\uffa0")
+"""Characters that print nothing though Unicode files them as letters or marks: the combining
+grapheme joiner, the Hangul fillers, Khmer's inherent vowels, the blank Braille pattern."""
 
 
 def clean_name(text: object, what: str = "a name", length: int = NAME_LENGTH) -> str:
     """A name a person typed, as it will be kept and shown: NFC, trimmed, 1 to 24 characters,
-    every character visible (no controls, bidi overrides, zero-width or unpaired characters)."""
+    every character visible (no controls, bidi overrides, zero-width or unpaired characters),
+    and something to see: not only spaces and marks (a name that renders blank is refused)."""
     if not isinstance(text, str):
         raise InvalidInput(f"{what} must be text")
     name = unicodedata.normalize("NFC", text).strip()
-    if any(unicodedata.category(char) in _HIDDEN for char in name):
+    if name and not any(_shows(char) for char in name):
+        raise InvalidInput(f"{what} must show a letter, digit or sign: it would look blank")
+    if any(unicodedata.category(char) in _HIDDEN or char in _BLANK for char in name):
         raise InvalidInput(f"{what} may not hold control, invisible or direction characters")
     if not 1 <= len(name) <= length:
         raise InvalidInput(f"{what} must be 1 to {length} characters")
     return name
+
+
+def _shows(char: str) -> bool:
+    """Whether `char` prints something of its own (a space, a mark alone or an invisible
+    character shows nothing)."""
+    category = unicodedata.category(char)
+    return not (char.isspace() or category[0] == "M" or category in _HIDDEN or char in _BLANK)
 
 
 def name_key(name: str) -> str:

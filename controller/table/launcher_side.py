@@ -5,6 +5,10 @@ showing the tension being decided), dealing by launcher, runs a launcher board s
 filling the launcher after a deal and at a reload (RULES.md §8), the RGB LED's colour, and the
 launcher's status as the scoreboards see it. `TableService` mixes it in: everything here runs
 on its owner thread unless its docstring names another thread.
+
+A tablet's press of the simulated button (`virtual_press`) is logged as that tablet's, with the
+tap's key: a retry of the key, even after a restart, finds the press in the log instead of
+pressing again. Clearing a fault is logged too (a `clear` record; the game does not change).
 """
 
 from __future__ import annotations
@@ -12,21 +16,32 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from controller.engine import IllegalAction, Press
 from controller.engine.autoplay import remaining_for_press
 from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus, handle_press
 from controller.launcher.policy import EjectDecision, EjectPolicy, Policy, load_profile
-from controller.store import Record
+from controller.store import Record, Store
 
 from .codec import InvalidInput, action_to_dict
 from .hub import Hub, Message
 from .session import TableSession
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
+TAP_LIFE = 60.0  # seconds a tablet's press may wait for its button event before it is forgotten
+
+
+@dataclass(frozen=True)
+class _Tap:
+    """A tablet's press of the simulated button, waiting for the button event it makes."""
+
+    actor: str
+    key: str | None
+    at: float = field(default_factory=time.monotonic)
 
 
 @dataclass(frozen=True)
@@ -44,6 +59,10 @@ class LauncherSide:
     launcher: Launcher | None
     session: TableSession | None
     hub: Hub
+    store: Store
+    table_id: str
+    _match_start: int
+    _match: list[Record]
     suspense: float
     deal_pause: float
     _thread: threading.Thread
@@ -59,6 +78,19 @@ class LauncherSide:
 
         def _refresh(self) -> None: ...
 
+        def _done_before(self, command: dict[str, Any], key: str) -> Record | None: ...
+
+        def _log(
+            self,
+            kind: str,
+            command: dict[str, Any],
+            events: list[dict[str, Any]],
+            actor: str,
+            idem_key: str | None,
+        ) -> Record: ...
+
+        def _publish(self, record: Record) -> Record: ...
+
     def _init_launcher_side(
         self, launcher: Launcher | None, policy: Policy | None, rng: random.Random | None
     ) -> None:
@@ -72,6 +104,7 @@ class LauncherSide:
         self._status_lock = threading.Lock()
         self._status: tuple[LauncherStatus, Fault | None] | None = None  # not shown yet
         self._runs: dict[int, tuple[Any, int]] = {}  # id(result) -> (result, seat): see _settle
+        self._taps: deque[_Tap] = deque(maxlen=16)  # tablets' presses, oldest first: see _press
 
     def _listen_to_launcher(self) -> None:
         """Hear the launcher's presses, status changes and late counts (once rebuilt)."""
@@ -97,6 +130,7 @@ class LauncherSide:
             self.post(lambda: self._press(event))
 
     def _press(self, event: ButtonEvent) -> Record | None:
+        actor, key = self._tap()
         session, launcher = self.session, self.launcher
         seat = None if session is None else session.press_seat()
         if session is None or launcher is None or seat is None:
@@ -124,34 +158,96 @@ class LauncherSide:
             self._launcher_view.status, self._launcher_view.fault,
             decided.tension if decided else 0.0, {"seat": seat, "cards": outcome.ejected} | info,
         )  # fmt: skip
-        return self._execute({"type": "action", "action": action, "launcher": info}, "button", None)
+        command = {"type": "action", "action": action, "launcher": info}
+        return self._execute(command, actor, self._free(command, key))
+
+    def _tap(self) -> tuple[str, str | None]:
+        """Who pressed: the oldest tablet's press still waiting for its button event, else the
+        button itself (`button`)."""
+        while self._taps:
+            tap = self._taps.popleft()
+            if time.monotonic() - tap.at <= TAP_LIFE:
+                return tap.actor, tap.key
+        return "button", None
+
+    def _free(self, command: dict[str, Any], key: str | None) -> str | None:
+        """The tap's key, unless this match used it meanwhile: the cards came out, so the press
+        is logged whatever a key says (a key is never worth losing a press)."""
+        if key is None:
+            return None
+        try:
+            return key if self._done_before(command, key) is None else None
+        except IllegalAction:
+            return None
 
     def _decided(self, decision: EjectDecision) -> None:
         """The press's tension is shown from its decision on: its suspense carries it."""
         self._launcher_view = replace(self._launcher_view, tension=decision.tension)
         self._refresh()
 
-    def virtual_press(self) -> None:
-        """Press the simulated launcher's button (demos): the press takes the real path."""
+    def virtual_press(self, *, actor: str = "tablet", key: str | None = None) -> Record | None:
+        """Press the simulated launcher's button (demos): the press takes the real path, and is
+        logged as `actor`'s with the tap's `key`. A key that already made a press in this match
+        (a retry, also after a restart) presses nothing: its recorded press is returned. Any
+        thread (the log is read, never written, here)."""
         if self.launcher is None:
             raise IllegalAction("this table has no launcher")
         simulator = getattr(self.launcher, "simulator", None)
         if simulator is None:
             raise IllegalAction("this launcher is real: press its button")
+        if key is not None:
+            done = self._pressed_before(key)
+            if done is not None:
+                return done
         fault = self.launcher.fault
         if fault is not None and fault.kind == "empty":  # the scoreboards offer no press now
             raise IllegalAction("the launcher is empty: reload it, tap Reloaded, then press")
         with self._finger:  # one virtual finger: two tablets' presses do not merge into one
-            simulator.press()
+            tap = _Tap(actor, key)
+            self._taps.append(tap)
+            try:
+                simulator.press()
+            except BaseException:
+                self._taps.remove(tap)
+                raise
+        return None
 
-    def clear_fault(self) -> None:
-        """A person cleared the jam or refilled the launcher (any thread)."""
-        self.call(self._clear_fault)
+    def _pressed_before(self, key: str) -> Record | None:
+        """The press this match logged with `key`, or None; a key this match used for another
+        command is refused (409), as for every command."""
+        done = self.store.find(self.table_id, f"m{self._match_start}:{key}")
+        setup = self._match[0] if self._match else None
+        if done is None and setup is not None and (setup.idem_key or "").partition(":")[2] == key:
+            done = setup  # this match's set-up
+        if done is None or _is_press(done):
+            return done
+        raise IllegalAction(
+            f"the key {key!r} was already used for another command ({done.kind}): "
+            "send a new key with a new tap"
+        )
 
-    def _clear_fault(self) -> None:
+    def clear_fault(self, *, actor: str = "tablet", key: str | None = None) -> Record:
+        """A person cleared the jam or refilled the launcher: logged (`clear`, the fault it was
+        in the event), the game unchanged (any thread). A retried key clears once."""
+        record: Record = self.call(lambda: self._clear_fault(actor, key))
+        return record
+
+    def _clear_fault(self, actor: str, key: str | None) -> Record:
         if self.launcher is None:
             raise IllegalAction("this table has no launcher")
-        self.launcher.clear_fault()
+        command: dict[str, Any] = {"type": "clear"}
+        if key is not None:
+            done = self._done_before(command, key)
+            if done is not None:
+                return done
+            key = f"m{self._match_start}:{key}"
+        fault = self.launcher.fault
+        cleared = None if fault is None else {"kind": fault.kind, "detail": fault.detail}
+        record = self._log(
+            "clear", command, [{"type": "FaultCleared", "fault": cleared}], actor, key
+        )
+        self.launcher.clear_fault()  # once logged: a clear that cannot be recorded clears nothing
+        return self._publish(record)
 
     def deal_by_launcher(self) -> None:
         """Deal every hand with the launcher, one player after another (any thread)."""
@@ -273,3 +369,8 @@ class LauncherSide:
 
     def _notice(self, code: str, text: str) -> None:
         self.hub.publish(Message("notice", {"code": code, "text": text, "at": time.time()}))
+
+
+def _is_press(record: Record) -> bool:
+    action = record.command.get("action")
+    return isinstance(action, dict) and action.get("type") == "Press"

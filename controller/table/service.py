@@ -29,11 +29,14 @@ from controller.store import Record, Store, StoreError
 from .codec import InvalidInput, record_to_dict
 from .hub import Hub, Message, Subscription
 from .launcher_side import LauncherSide
-from .session import TableSession, TableSetup, current_keys, recorded_setup
+from .session import Checkpoint, TableSession, TableSetup, current_keys, recorded_setup
+from .summaries import MatchHistory, MatchSummary, Published
 
 log = logging.getLogger(__name__)
 
 UNDOABLE = frozenset({"action", "round"})
+UNSEEN_BY_UNDO = frozenset({"clear"})  # logged, but no step of the game: undo looks past it
+UNDO_DEPTH = 64  # undoable steps kept as checkpoints; an undo deeper than that replays the match
 TICK = 0.25  # seconds: how often an idle owner thread wakes (watchdog, demo pace)
 COMMAND_TIMEOUT = 15.0  # seconds a tablet's command may wait for the owner thread
 
@@ -94,6 +97,9 @@ class TableService(LauncherSide):
         self._seq = 0
         self._match_start = 0  # seq of the current match's set-up
         self._match: list[Record] = []  # the current match's records, undone ones included
+        self._before: list[tuple[int, Checkpoint]] = []  # (seq, the session before it) of the
+        # steps an undo can reach, oldest first: an undo rewinds instead of replaying
+        self._history = MatchHistory(store, table_id)
         self._stopping = threading.Event()
         self._init_launcher_side(launcher, policy, rng)
         self._thread = threading.Thread(target=self._loop, name=f"table-{table_id}", daemon=True)
@@ -190,6 +196,16 @@ class TableService(LauncherSide):
         """Every record this table logged, every match's, oldest first (any thread)."""
         return self.store.records(self.table_id)
 
+    def history_mark(self) -> Published:
+        """A new object whenever the matches' summaries change (any thread): a cache key."""
+        return self._history.published
+
+    def match_summaries(self, mark: Published | None = None) -> list[MatchSummary]:
+        """Every match of this table, oldest first, as of `mark` (now if None): a few summary
+        rows read on a read-only connection (never the lock commands need), the current
+        match's from memory (any thread)."""
+        return self._history.summaries(mark)
+
     # --- what the table has, for the pages to show (any thread) ---
 
     def capabilities(self) -> Capabilities:
@@ -210,6 +226,10 @@ class TableService(LauncherSide):
 
     def unlisten(self, listener: Callable[[Message], None]) -> None:
         self.hub.unlisten(listener)
+
+    def notice(self, code: str, text: str, **details: Any) -> None:
+        """Tell every open scoreboard something to show briefly: `event: notice`."""
+        self.hub.publish(Message("notice", {"code": code, "text": text, **details}))
 
     # --- the table's settings, kept in its log's file (any thread) ---
 
@@ -264,8 +284,10 @@ class TableService(LauncherSide):
             raise IllegalAction("set up the table first")
         if kind == "reload":
             self._check_empty()
+        checkpoint = self.session.checkpoint() if _undoable(command) else None
         events = self.session.apply(command)
-        record = self._publish(self._log(str(kind), command, events, actor, idem_key))
+        record = self._log(str(kind), command, events, actor, idem_key)
+        record = self._publish(self._remember(record, checkpoint))
         if kind in ("deal", "reload"):
             self._launcher_loaded()
         return record
@@ -312,7 +334,7 @@ class TableService(LauncherSide):
         events = [{"type": "MatchStarted", "players": list(setup.players)}]
         record = self._log("setup", command, events, actor, idem_key)
         self.session, self._policy = session, self._fixed_policy
-        self._match_start, self._match = record.seq, [record]
+        self._match_start, self._match, self._before = record.seq, [record], []
         return self._publish(record)
 
     def _undo(self, actor: str, idem_key: str | None) -> Record:
@@ -320,7 +342,10 @@ class TableService(LauncherSide):
         command = {"type": "undo", "seq": target.seq}
         events = [{"type": "Undone", "seq": target.seq, "undone": target.command}]
         record = self._log("undo", command, events, actor, idem_key)
-        self._replay()
+        if self.session is not None and self._before and self._before[-1][0] == target.seq:
+            self.session.rewind(self._before.pop()[1])
+        else:
+            self._replay()  # deeper than the checkpoints kept: from the match's records
         return self._publish(record)
 
     def _undo_target(self) -> Record:
@@ -329,6 +354,8 @@ class TableService(LauncherSide):
         for record in reversed(self._match):
             if record.kind == "undo":
                 undone.add(record.command["seq"])
+            elif record.kind in UNSEEN_BY_UNDO:
+                continue
             elif record.seq not in undone:
                 if record.kind not in UNDOABLE or _is_press(record):
                     raise IllegalAction(_cannot_undo(record))
@@ -353,6 +380,16 @@ class TableService(LauncherSide):
             self._replay()
             raise
         self._match.append(record)
+        if kind != "undo" and kind not in UNSEEN_BY_UNDO and not _undoable(command):
+            self._before.clear()  # no undo reaches past a step that cannot be undone
+        self._history.note(record)
+        return record
+
+    def _remember(self, record: Record, checkpoint: Checkpoint | None) -> Record:
+        """Keep the session before an undoable step (the latest UNDO_DEPTH of them)."""
+        if checkpoint is not None:
+            self._before.append((record.seq, checkpoint))
+            del self._before[:-UNDO_DEPTH]
         return record
 
     def _publish(self, record: Record) -> Record:
@@ -376,6 +413,7 @@ class TableService(LauncherSide):
         """Read the current match's records (only those) from the log and replay them."""
         start = self.store.match_start(self.table_id)
         self._match_start = start
+        self._history.fill()  # the summaries of the matches before this one
         records = self.store.records(self.table_id, after=start - 1) if start else []
         self._match = records
         self._seq = records[-1].seq if records else 0
@@ -393,24 +431,51 @@ class TableService(LauncherSide):
 
     def _replay(self) -> None:
         """Rebuild the session from the current match's records in memory, undone ones left
-        out. A record the rules now refuse is set aside (with a warning), never a stop."""
+        out, with a checkpoint before each step an undo can reach. A record the rules now
+        refuse is set aside (with a warning), never a stop."""
         if self.session is not None:
             self.session = TableSession(self.session.setup)
         undone = {r.command.get("seq") for r in self._match if r.kind == "undo"}
-        for record in list(self._match):
-            if record.kind in ("setup", "undo") or record.seq in undone or self.session is None:
+        skipped = {"setup", "undo", *UNSEEN_BY_UNDO}
+        steps = [r for r in self._match if r.kind not in skipped and r.seq not in undone]
+        reach = _undo_reach(steps)
+        self._before = []
+        for index, record in enumerate(steps):
+            if self.session is None:
                 continue
+            checkpoint = self.session.checkpoint() if index >= reach else None
             try:
                 self.session.apply(record.command)
             except (InvalidInput, IllegalAction, EngineError) as error:
                 self.store.set_aside(record.seq, f"the rules refuse it on replay: {error}")
                 self._match.remove(record)
+                continue
+            self._remember(record, checkpoint)
+        self._history.recount(self._match)
         self._refresh()
 
 
 def _is_press(record: Record) -> bool:
-    action = record.command.get("action")
+    return _presses(record.command)
+
+
+def _presses(command: dict[str, Any]) -> bool:
+    action = command.get("action")
     return isinstance(action, dict) and action.get("type") == "Press"
+
+
+def _undoable(command: dict[str, Any]) -> bool:
+    """Whether undo may take back this command once logged (as `_undo_target` judges it)."""
+    return command.get("type") in UNDOABLE and not _presses(command)
+
+
+def _undo_reach(steps: list[Record]) -> int:
+    """The index in `steps` (the match's steps in force, in order) from which an undo can
+    reach each one: the trailing undoable steps, UNDO_DEPTH at most."""
+    start = len(steps)
+    while start and len(steps) - start < UNDO_DEPTH and _undoable(steps[start - 1].command):
+        start -= 1
+    return start
 
 
 def _cannot_undo(record: Record) -> str:

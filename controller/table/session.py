@@ -9,6 +9,10 @@ Commands:
     {"type": "action", "action": {...}}        an engine action (see codec.py)
     {"type": "round", "winner": 2, "points": [...], "cards": [...]}   score-only mode
     {"type": "reload"}                         the launcher was reloaded from the discard pile
+    {"type": "clear"}                          a person cleared the launcher's fault (no change)
+
+Numbers no deal of the deck can reach (points, card counts) are refused as malformed input,
+naming the bound (`check_bounds`): a record stored before that bound is set aside on replay.
 """
 
 from __future__ import annotations
@@ -21,7 +25,10 @@ from typing import Any
 from controller.engine import (
     DECKS,
     Action,
+    Correct,
+    DeckSpec,
     EngineError,
+    EnterHand,
     Game,
     GameKind,
     IllegalAction,
@@ -32,6 +39,7 @@ from controller.engine import (
     duty_text,
 )
 from controller.engine.events import Event, plain
+from controller.engine.formats import Seating
 from controller.engine.legal_actions import jump_ins
 from controller.engine.match import DealRecord, Match
 from controller.engine.option_table import OptionValue
@@ -142,12 +150,26 @@ def current_keys(data: dict[str, Any]) -> dict[str, Any]:
     return renamed
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """A session as it was before a step, to go back to (an undo) without replaying the match:
+    the deal in play copied, the random generator's state, the totals, and how many deals were
+    finished (finished deals are only ever added to, so they are shared, never copied)."""
+
+    game: Game | None
+    rng: tuple[Any, ...]
+    totals: tuple[int, ...]
+    deals: int
+    seating: Seating | None
+
+
 class TableSession:
     """A match at a physical table (the engine in table mode)."""
 
     def __init__(self, setup: TableSetup) -> None:
         self.setup = setup
         self.rules = setup.rules
+        self._deal_dicts: list[dict[str, Any]] = []  # the finished deals, JSON-ready, kept
         try:  # the format checks the number of players (teams of two, a rotation's 4 or 8)
             self.match = Match(
                 self.rules,
@@ -163,6 +185,29 @@ class TableSession:
     def game(self) -> Game | None:
         return self.match.game
 
+    def checkpoint(self) -> Checkpoint:
+        """The session as it is now, for `rewind` (costs the deal in play, not the match)."""
+        match = self.match
+        game = None if match.game is None else match.game.copy()
+        return Checkpoint(
+            game, match.rng.getstate(), tuple(match.totals), len(match.deals), match.seating
+        )
+
+    def rewind(self, checkpoint: Checkpoint) -> None:
+        """Go back to `checkpoint`, taken from this session, after which only deals were
+        added (the latest checkpoint first, as undo takes steps back)."""
+        match = self.match
+        if len(match.deals) < checkpoint.deals:
+            raise ValueError("a checkpoint of another session, or of a later state")
+        match.rng.setstate(checkpoint.rng)
+        game = None if checkpoint.game is None else checkpoint.game.copy()
+        if game is not None:
+            game.rng = match.rng  # the deal draws from the match's generator, as dealt
+        match.game, match.seating = game, checkpoint.seating
+        match.totals = list(checkpoint.totals)
+        del match.deals[checkpoint.deals :]
+        del self._deal_dicts[checkpoint.deals :]
+
     def apply(self, command: Mapping[str, Any]) -> list[dict[str, Any]]:
         """Apply one command; return its events. Refusals raise InvalidInput (malformed),
         IllegalAction (not allowed now) or, for a deal its options cannot deal (`hand_size`), the
@@ -176,6 +221,8 @@ class TableSession:
             return self._round(command)
         if kind == "reload":
             return self._reload()
+        if kind == "clear":  # logged for the record: the launcher's fault is not the game's
+            return []
         raise InvalidInput(f"unknown command {kind!r}")
 
     def act(self, action: Action) -> list[dict[str, Any]]:
@@ -184,6 +231,7 @@ class TableSession:
         game = self.game
         if game is None:
             raise IllegalAction("no deal is being played: deal first")
+        check_bounds(action, self.rules.deck_spec)
         events = events_to_dicts(game.push(action))
         if game.over:
             record = self.match.finish_deal()
@@ -220,7 +268,7 @@ class TableSession:
             raise IllegalAction("this table tracks play: rounds are scored when they end")
         if self.match.over:
             raise IllegalAction("the match is over")
-        winner, points, cards = _round_fields(command, len(self.seating()))
+        winner, points, cards = _round_fields(command, len(self.seating()), self.rules.deck_spec)
         record = self.match.record(winner, points, cards)
         events = [{"type": "DealScored", **record_dict(record), "totals": self.match.totals}]
         return events + self._match_end()
@@ -253,7 +301,7 @@ class TableSession:
             "totals": list(match.totals),
             "target": self.rules.target,
             "scoring": self.rules.scoring,
-            "deals": [record_dict(record) for record in match.deals],
+            "deals": self._deals(),
             "next_dealer": None if match.over else match.next_dealer,
             "match_over": match.over,
             "winners": list(verdict.winners) if match.over else [],
@@ -263,6 +311,13 @@ class TableSession:
             "seating": list(self.seating()),
             "deal": None if game is None else deal_view(game),
         }
+
+    def _deals(self) -> list[dict[str, Any]]:
+        """The finished deals, JSON-ready: each made once and kept (shared by every snapshot,
+        so never changed), the list new each time."""
+        deals, dicts = self.match.deals, self._deal_dicts
+        dicts.extend(record_dict(record) for record in deals[len(dicts) :])
+        return list(dicts)
 
     def house(self) -> dict[str, Any]:
         """The house rules a tablet needs to know to offer the right taps."""
@@ -328,7 +383,33 @@ def deal_view(game: Game) -> dict[str, Any]:
     }
 
 
-def _round_fields(command: Mapping[str, Any], players: int) -> tuple[int, list[int], list[int]]:
+def check_bounds(action: Action, deck: DeckSpec) -> None:
+    """Refuse a number no deal of `deck` can reach (a slip of the finger, or worse: one absurd
+    number would be summed into every total): a hand holds at most the whole deck."""
+    if isinstance(action, EnterHand):
+        if action.points is not None and action.points > deck.total_points:
+            raise InvalidInput(f"EnterHand.points: at most {_most_points(deck)}")
+        if len(action.cards) > deck.size:
+            raise InvalidInput(f"EnterHand.cards: at most {_most_cards(deck)}")
+    elif isinstance(action, Press | Correct):
+        name, count = (
+            ("cards", action.cards) if isinstance(action, Press) else ("count", action.count)
+        )
+        if count > deck.size:
+            raise InvalidInput(f"{type(action).__name__}.{name}: at most {_most_cards(deck)}")
+
+
+def _most_points(deck: DeckSpec) -> str:
+    return f"{deck.total_points}, the points of the whole {deck.name} deck"
+
+
+def _most_cards(deck: DeckSpec) -> str:
+    return f"{deck.size}, the cards of the whole {deck.name} deck"
+
+
+def _round_fields(
+    command: Mapping[str, Any], players: int, deck: DeckSpec
+) -> tuple[int, list[int], list[int]]:
     winner, points = command.get("winner"), command.get("points")
     cards = command.get("cards") or [0] * players
     if not isinstance(winner, int) or isinstance(winner, bool) or not 0 <= winner < players:
@@ -338,6 +419,10 @@ def _round_fields(command: Mapping[str, Any], players: int) -> tuple[int, list[i
             raise InvalidInput(f"{name} needs one whole number per player")
         if not all(isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values):
             raise InvalidInput(f"{name} must be whole numbers, 0 or more")
+        most = deck.total_points if name == "points" else deck.size
+        if any(v > most for v in values):
+            bound = _most_points(deck) if name == "points" else _most_cards(deck)
+            raise InvalidInput(f"{name}: at most {bound}, for each player")
     if points[winner] or cards[winner]:  # type: ignore[index]
         raise InvalidInput("the winner went out and holds no cards")
     return winner, points, cards  # type: ignore[return-value]
