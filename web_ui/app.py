@@ -12,6 +12,7 @@ from controller.table.demo import DemoTable
 from controller.table.service import TableService
 
 from . import api, demo_api, errors, history, launcher_api, limits, pages, qr, security, stream
+from .join import bp as join_bp
 from .settings import TableSettings
 
 
@@ -48,4 +49,5 @@ def create_app(
     errors.register(app)
     for blueprint in (api.bp, launcher_api.bp, demo_api.bp, stream.bp, pages.bp, qr.bp, history.bp):
         app.register_blueprint(blueprint)
+    app.register_blueprint(join_bp)  # letting a new tablet in without the PIN
     return app

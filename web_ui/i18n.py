@@ -31,6 +31,33 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "locked_hint": ("Enter the table PIN to control the game.", "输入牌桌密码即可操作游戏。"),
     "wrong_pin": ("Wrong PIN: try again.", "密码错误，请重试。"),
     "too_many": ("Too many wrong tries: wait a few minutes.", "错误次数过多，请稍等几分钟。"),
+    # letting a new tablet in without the PIN (join.py)
+    "join_ask": (
+        "No PIN? Ask a tablet that is unlocked to let this one in",
+        "没有密码？请已解锁的平板放行本机",
+    ),
+    "join_show": (
+        "On a tablet that is unlocked, tap “Let it in” beside this code:",
+        "请在已解锁的平板上，点击此号码旁的“放行”：",
+    ),
+    "join_expired": (
+        "Nobody let this tablet in in time: ask again.",
+        "无人及时放行本机，请重新请求。",
+    ),
+    "join_title": ("A tablet asks to join", "有平板请求加入"),
+    "join_check": (
+        "Let it in only if the tablet in front of you shows the same code.",
+        "仅当面前的平板显示相同号码时才放行。",
+    ),
+    "join_let_in": ("Let it in", "放行"),
+    "join_let_in_admin": ("Let it in as the admin", "以管理员身份放行"),
+    "join_refuse": ("Not this one", "不是这台"),
+    "join_code": ("The code on the new tablet", "新平板上的号码"),
+    "join_done": ("The tablet is let in.", "已放行该平板。"),
+    "notice_guessing": (
+        "Someone is guessing the PIN or password (wrong tries in the last minute: {count})",
+        "有人在猜密码（最近一分钟的错误尝试：{count} 次）",
+    ),
     "error": ("Not done: {reason}", "未完成：{reason}"),
     "offline": ("Reconnecting…", "正在重新连接…"),
     "live": ("Live", "实时"),
@@ -233,6 +260,7 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "输入牌桌密码后才能从机器人那里接手座位。",
     ),
     "ev_Reloaded": ("The launcher was reloaded: {count} cards", "发牌机已装牌：{count} 张"),
+    "ev_FaultCleared": ("The launcher's fault was cleared", "发牌机故障已排除"),
     "champion": ("{names} wins!", "{names} 获胜！"),
     "champions": ("{names} win!", "{names} 获胜！"),
     "demo_next_match": ("The bots start the next match in a moment.", "机器人稍后开始下一场比赛。"),

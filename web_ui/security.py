@@ -2,10 +2,11 @@
 
 Anyone on the network may read the scoreboard. Two roles may change things:
 
-- a **player** (a tablet unlocked with the table PIN) plays, sets up a match, saves presets,
-  clears a jam and reloads the launcher;
-- the **admin** (a tablet logged in with the config's `admin_password`) may also change the
-  PIN and the table's settings and run hardware tests on a real launcher.
+- a **player** (a tablet unlocked with the table PIN, or let in by a player's tablet:
+  `join.py`) plays, sets up a match, saves presets, clears a jam and reloads the launcher;
+- the **admin** (a tablet logged in with the config's `admin_password`, or let in as the
+  admin by an admin tablet) may also change the PIN and the table's settings and run
+  hardware tests on a real launcher.
 
 A tablet's rights live on the server (`Tablets`), found by a secret token in its signed
 session cookie. A grant holds the PIN's epoch and the admin password's epoch: a new PIN or a
@@ -20,6 +21,16 @@ nor lock it out, and tablets that are unlocked never need the PIN at all. The co
 the table's database (`Guard`), written before a guess is checked: a restart, a crash or a
 power cut gives nobody fresh guesses. A right guess gives back only what it cost: it never
 clears the count of the tablets never unlocked here (the attacker's).
+
+Strangers' guesses are written to the log (so the journal has them) at most once a minute,
+with their count and addresses (`GuessReport`), and the open scoreboards are told (`notice`
+`guessing`: the unlocked tablets show it). A person at the table never needs to win against
+the guessing: an unlocked tablet lets a new one in without the PIN (`join.py`).
+
+A tablet's standing is renewed while it is used: its cookie is signed again (and its expiry
+pushed on) on the first request of every day that finds it known here (`renew`), so only a
+tablet unused for the whole cookie lifetime (30 days) must unlock again. A cookie signed "in
+the future" (the Pi's clock went back) is still read.
 """
 
 from __future__ import annotations
@@ -32,12 +43,16 @@ import math
 import secrets
 import threading
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, replace
+from datetime import UTC, datetime
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
-from flask import Flask, current_app, request, session
+from flask import Flask, Request, Response, current_app, request, session
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 
 from controller.table.service import TableService
 
@@ -52,6 +67,9 @@ FIRST_WAIT = 2.0  # ...then this many seconds, doubling with every further wrong
 LONGEST_WAIT = 900.0  # ...up to one guess every 15 minutes
 FORGET = 24 * 3600.0  # a day without a wrong guess forgets them
 TABLETS = 200  # tablets remembered (the oldest without rights are forgotten first)
+RENEW_AFTER = 24 * 3600.0  # a tablet in use has its cookie signed again once a day
+REPORT_EVERY = 60.0  # strangers' guesses are logged (and the tablets told) at most this often
+ADDRESSES_NAMED = 8  # addresses a report line names (the rest are counted)
 
 
 def delay(failures: int) -> float:
@@ -191,6 +209,99 @@ class Guard:
             self._known = {}
 
 
+def _later(seconds: float, function: Callable[[], None]) -> None:
+    timer = threading.Timer(seconds, function)
+    timer.daemon = True
+    timer.start()
+
+
+class GuessReport:
+    """The guesses of tablets never unlocked here, for the journal and the unlocked tablets:
+    one log line (and one notice) at most every `REPORT_EVERY` seconds, with how many guesses
+    (checked and wrong, or refused: too many) came from which addresses since the last one.
+
+    The first guess after a quiet spell is reported at once; the rest of its minute at the
+    minute's end (`later(seconds, flush)`, a timer thread by default), whether or not the
+    guessing goes on. `tell(count, what)` tells the tablets (the table's notice)."""
+
+    def __init__(
+        self,
+        clock: Callable[[], float] = time.monotonic,
+        tell: Callable[[int, str], None] = lambda count, what: None,
+        later: Callable[[float, Callable[[], None]], None] = _later,
+    ) -> None:
+        self._clock = clock
+        self._tell = tell
+        self._later = later
+        self._lock = threading.Lock()
+        self._wrong: Counter[str] = Counter()  # by secret: "PIN", "password"
+        self._refused: Counter[str] = Counter()
+        self._addresses: Counter[str] = Counter()
+        self._reported: float | None = None
+        self._waiting = False  # a flush is scheduled
+
+    def note(self, what: str, address: str, *, refused: bool) -> None:
+        """One stranger's guess of `what`, from `address`: checked and wrong, or refused."""
+        with self._lock:
+            (self._refused if refused else self._wrong)[what] += 1
+            self._addresses[address] += 1
+            report, wake = self._due(self._clock())
+        self._act(report, wake)
+
+    def flush(self) -> None:
+        """The end of a report's minute: report what came since, if anything."""
+        with self._lock:
+            self._waiting = False
+            report, wake = self._due(self._clock()) if self._addresses else (None, None)
+        self._act(report, wake)
+
+    def _due(self, now: float) -> tuple[tuple[str, int, str] | None, float | None]:
+        """(the report to make now, or None; when to look again, if a flush must be set)."""
+        if self._reported is None or not 0 <= now - self._reported < REPORT_EVERY:
+            return self._take(now), None  # a quiet minute, or a clock that went back
+        if self._waiting:
+            return None, None
+        self._waiting = True
+        return None, self._reported + REPORT_EVERY - now
+
+    def _act(self, report: tuple[str, int, str] | None, wake: float | None) -> None:
+        if wake is not None:
+            self._later(wake, self.flush)
+        if report is not None:
+            self._emit(*report)
+
+    def _take(self, now: float) -> tuple[str, int, str]:
+        """The report of everything noted since the last one: (line, count, what)."""
+        count = self._wrong.total() + self._refused.total()
+        secrets_guessed = sorted(set(self._wrong) | set(self._refused), reverse=True)
+        kinds = "; ".join(
+            f"{self._wrong[w]} {w} wrong, {self._refused[w]} refused as too many"
+            for w in secrets_guessed
+        )
+        named = self._addresses.most_common(ADDRESSES_NAMED)
+        addresses = ", ".join(f"{address} ({n})" for address, n in named)
+        if len(self._addresses) > len(named):
+            addresses += f" and {len(self._addresses) - len(named)} more"
+        span = "" if self._reported is None else f" in the last {round(now - self._reported)} s"
+        line = (
+            f"guessing: {count} {'guess' if count == 1 else 'guesses'}{span} from tablets "
+            f"never unlocked here ({kinds}), from {len(self._addresses)} "
+            f"{'address' if len(self._addresses) == 1 else 'addresses'}: {addresses}"
+        )
+        self._wrong.clear()
+        self._refused.clear()
+        self._addresses.clear()
+        self._reported = now
+        return line, count, " and ".join(secrets_guessed)
+
+    def _emit(self, line: str, count: int, what: str) -> None:
+        log.warning("%s", line)
+        try:
+            self._tell(count, what)
+        except Exception:  # the journal has it; the tablets' notice is a courtesy
+            log.exception("could not tell the tablets about the guessing")
+
+
 # ------------------------------------------------------------------ tablets and their grants
 
 
@@ -270,6 +381,76 @@ class Tablets:
 
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode("utf-8", "replace")).hexdigest()
+
+
+class TabletSessions(SecureCookieSessionInterface):
+    """Flask's signed session cookies on `clock` (a test may turn it). A cookie is refused
+    once older than the session's lifetime (30 days), as in Flask; one signed "in the future"
+    (the clock went back: a Pi without a real-time clock boots with an old time until it
+    syncs) is still read instead of locking every tablet out."""
+
+    def __init__(self, clock: Callable[[], float] = time.time) -> None:
+        self.clock = clock
+        sessions = self
+
+        class Signer(TimestampSigner):
+            def get_timestamp(self) -> int:
+                return int(sessions.clock())
+
+        self._signer = Signer
+
+    def get_signing_serializer(self, app: Flask) -> Any:
+        serializer = super().get_signing_serializer(app)
+        if serializer is not None:
+            serializer.signer = self._signer
+        return serializer
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        serializer = self.get_signing_serializer(app)
+        if serializer is None:
+            return None
+        cookie = request.cookies.get(self.get_cookie_name(app))
+        if not cookie:
+            return self.session_class()
+        lifetime = int(app.permanent_session_lifetime.total_seconds())
+        try:
+            return self.session_class(serializer.loads(cookie, max_age=lifetime))
+        except SignatureExpired as error:
+            signed = error.date_signed
+            if signed is None or error.payload is None or signed.timestamp() <= self.clock():
+                return self.session_class()  # too old
+            try:
+                return self.session_class(serializer.load_payload(error.payload))
+            except BadSignature:
+                return self.session_class()
+        except BadSignature:
+            return self.session_class()
+
+    def get_expiration_time(self, app: Flask, session: Any) -> Any:
+        if not session.permanent:
+            return None
+        expires = self.clock() + app.permanent_session_lifetime.total_seconds()
+        return datetime.fromtimestamp(expires, UTC)
+
+
+def _session_clock() -> float:
+    return cast(TabletSessions, current_app.session_interface).clock()
+
+
+def renew(response: Response) -> Response:
+    """A tablet in use keeps its standing: the first request of a day from a tablet known
+    here signs its cookie again, and its expiry moves on by the whole lifetime. (Not more
+    often: only a request that changes the session sends the cookie back, so a slow read
+    cannot put back an older session: `SESSION_REFRESH_EACH_REQUEST` in app.py.)"""
+    if request.endpoint in (None, "static") or "tablet" not in session:
+        return response
+    now, signed = _session_clock(), session.get("signed")
+    if isinstance(signed, int | float) and now - signed < RENEW_AFTER:
+        return response  # signed lately (or "in the future": left alone until the clock syncs)
+    if tablets().get(session.get("tablet")) is not None:
+        session["signed"] = int(now)
+        session.permanent = True
+    return response
 
 
 # ------------------------------------------------------------------ the request's tablet
@@ -353,7 +534,7 @@ def _known_id() -> str | None:
 
 def try_pin(pin: str) -> None:
     guard: Guard = current_app.extensions["pin_guard"]
-    if not guard.evaluate(_known_id(), lambda: settings().matches(pin)):
+    if not _evaluate(guard, lambda: settings().matches(pin)):
         raise Forbidden("wrong PIN")
     _grant(pin=settings().epoch)
 
@@ -362,9 +543,35 @@ def try_admin(password: str) -> None:
     if settings().admin_epoch is None:
         raise Forbidden("no admin password is set: add service.admin_password to the config")
     guard: Guard = current_app.extensions["password_guard"]
-    if not guard.evaluate(_known_id(), lambda: settings().password_matches(password)):
+    if not _evaluate(guard, lambda: settings().password_matches(password)):
         raise Forbidden("wrong password")
     _grant(pin=settings().epoch, admin=settings().admin_epoch)
+
+
+def _evaluate(guard: Guard, check: Callable[[], bool]) -> bool:
+    """The guard's verdict on this request's guess; a stranger's wrong or refused guess is
+    noted for the journal and the unlocked tablets."""
+    known = _known_id()
+    report: GuessReport = current_app.extensions["guess_report"]
+    address = request.remote_addr or "?"
+    try:
+        right = guard.evaluate(known, check)
+    except TooMany:
+        if known is None:
+            report.note(guard.what, address, refused=True)
+        raise
+    if known is None and not right:
+        report.note(guard.what, address, refused=False)
+    return right
+
+
+def admit(pin: str | None, admin: str | None) -> Grant:
+    """Give this request's tablet the rights another tablet let it in with (`join.py`): the
+    PIN's and the admin password's epochs of that moment."""
+    _grant(pin=pin, admin=admin)
+    mine = grant()
+    assert mine is not None  # just granted
+    return mine
 
 
 def change_pin(pin: object) -> None:
@@ -388,7 +595,19 @@ def lock() -> None:
 
 def _grant(**changes: Any) -> None:
     session["tablet"] = tablets().put(session.get("tablet"), **changes)
+    session["signed"] = int(_session_clock())
     session.permanent = True
+
+
+def telling(table: TableService) -> Callable[[int, str], None]:
+    """How a `GuessReport` tells the open scoreboards that someone is guessing (a notice the
+    unlocked tablets show; it names no address: anyone may read the stream)."""
+
+    def tell(count: int, what: str) -> None:
+        text = f"someone is guessing the {what}: {count} tries in the last minute"
+        table.notice("guessing", text, count=count, what=what, at=time.time())
+
+    return tell
 
 
 def install(app: Flask) -> None:
@@ -396,7 +615,10 @@ def install(app: Flask) -> None:
     app.extensions["pin_guard"] = Guard("PIN", table=table)
     app.extensions["password_guard"] = Guard("password", table=table)
     app.extensions["tablets"] = Tablets(app.extensions["table"])
+    app.extensions["guess_report"] = GuessReport(tell=telling(table))
+    app.session_interface = TabletSessions()
     app.before_request(check_csrf)
+    app.after_request(renew)
     app.jinja_env.globals["csrf_token"] = csrf_token
     if app.extensions.get("demo") is None:
         for warning in app.extensions["settings"].warnings():

@@ -8,6 +8,7 @@ import { play, soundOn, startSuspense, stopSuspense, toggleSound } from "./sound
 import { renderControls } from "./controls.js";
 import { applyDemo, botsPlay, demoState, humans, renderSeats, renderVirtualPress, refreshHumans, startDemo } from "./demo.js";
 import { addRecord, loadHistory } from "./feed.js";
+import { refreshRequests } from "./join.js";
 import { renderFormat } from "./standings.js";
 import {
   flyOut,
@@ -93,7 +94,14 @@ function live(connected) {
 
 function noticeText(notice) {
   const key = `notice_${notice.code}`;
-  return key in page.words ? t(key) : notice.text;
+  return key in page.words ? t(key, notice) : notice.text;
+}
+
+/** A notice: shown briefly; someone guessing the PIN only to the unlocked tablets; a tablet
+ * asking to join (or let in) refreshes their list of tablets asking. */
+function onNotice(notice) {
+  if (notice.code?.startsWith("join_")) refreshRequests();
+  else if (notice.code !== "guessing" || page.unlocked) notify(noticeText(notice));
 }
 
 /** Listen to the table; if the stream closes for good, open a new one a little later. */
@@ -104,6 +112,7 @@ function connect() {
     live(true);
     accept(JSON.parse(e.data), true);
     refreshHumans(); // a reconnect may have missed a demo event
+    refreshRequests(); // ...or a tablet asking to join
   });
   source.addEventListener("record", (e) => {
     const record = JSON.parse(e.data);
@@ -125,7 +134,7 @@ function connect() {
     if (state.launcher.status === "suspense") startSuspense(state.launcher.tension ?? 0);
     else stopSuspense();
   });
-  source.addEventListener("notice", (e) => notify(noticeText(JSON.parse(e.data))));
+  source.addEventListener("notice", (e) => onNotice(JSON.parse(e.data)));
   source.addEventListener("error", () => {
     live(false);
     if (source.readyState === EventSource.CLOSED) {

@@ -1,5 +1,6 @@
 // What every page has: the language switch, lock / unlock and the PIN form.
 import { ApiError, attempt, post, showError, t } from "./api.js";
+import { startJoin } from "./join.js";
 import { pinRefused } from "./pin.js";
 
 function on(id, event, handler) {
@@ -36,6 +37,8 @@ on("pin-form", "submit", async (event) => {
     else showError(error);
   }
 });
+
+startJoin(); // no PIN: an unlocked tablet lets this one in (or this one lets others in)
 
 // Tests (and anything else) can wait for this: the page's controls answer taps from now on.
 document.documentElement.dataset.ready = "true";
