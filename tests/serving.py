@@ -13,14 +13,17 @@ from typing import Any
 from tests.waiting import wait_until
 
 
-def serve(app: Any, port: int = 0, threads: int = 16) -> tuple[str, Callable[[], None]]:
+def serve(
+    app: Any, port: int = 0, threads: int = 16, **options: Any
+) -> tuple[str, Callable[[], None]]:
     """Serve `app` as `uno-attack run` does (waitress, and the event loop for the streams) in
-    a thread, on a free port unless given; return its URL and a stopper."""
+    a thread, on a free port unless given, with `create_server`'s other `options`; return its
+    URL and a stopper."""
     from waitress import wasyncore
 
     from web_ui.server import create_server
 
-    server = create_server(app, host="127.0.0.1", port=port, threads=threads)
+    server = create_server(app, host="127.0.0.1", port=port, threads=threads, **options)
     stopping = threading.Event()
 
     def run() -> None:

@@ -3,27 +3,42 @@ scoreboards' streams, on one port.
 
 Waitress reads every request head on its own loop (no thread is held while a client is slow);
 a complete `GET /api/events` is handed to the stream loop instead of a worker thread, so open
-streams never take the threads commands need. Slow clients are cut off:
+streams never take the threads commands need. The stream loop is told whether the request
+is the table's own (`rightful`: from this machine, 127.0.0.1 or ::1, or with the cookie of an
+unlocked tablet, as `security.unlocked` tells): those always get a stream (`fanout.py`).
 
-- a request (head and body) must arrive within `REQUEST_TIMEOUT` seconds of its first byte,
-  `CROWDED_TIMEOUT` once connections fill three quarters of `connection_limit`;
+Slow clients are cut off:
+
+- a request head must arrive within `head_timeout` (`HEAD_TIMEOUT`) seconds of the
+  connection's start (or of the first byte of a later request on it), and the whole request
+  (head and body) within `REQUEST_TIMEOUT`; both `CROWDED_TIMEOUT` at most once connections
+  fill three quarters of `connection_limit`;
 - an idle connection is closed after `IDLE_TIMEOUT` seconds;
 - bodies over `MAX_BODY` bytes are refused (413), heads over `MAX_HEAD` bytes (431).
 
+Connections: waitress serves at most `connections` at once, and one address at most
+`PER_ADDRESS` of them (a new one closes that address's oldest idle one). A new connection past
+`connections` closes the oldest connection that is idle or still owes its request head (never
+one of this machine's, nor one being answered): a flood of half-sent heads (slowloris) never
+makes a new connection wait in the kernel's queue for its deadline. Only when every
+connection is being answered does the server stop accepting until one is done.
+
 Descriptors: waitress waits with `poll()` (`select()` fails past descriptor 1023, and streams
-hold descriptors waitress does not count). It serves at most `connections` at once, and one
-address at most `PER_ADDRESS` of them (a new one closes that address's oldest idle one); the
-stream loop holds at most `streams`. Those two, plus `reserved()` for the rest of the process,
-must fit its open-file limit: `fit_descriptors` checks that at start (config `[service]`).
+hold descriptors waitress does not count). Connections and streams (at most `streams`), plus
+`reserved()` for the rest of the process, must fit its open-file limit: `fit_descriptors`
+checks that at start (config `[service]`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import resource
 import threading
 import time
+from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from flask import Flask
@@ -35,6 +50,7 @@ from controller.config import ServiceConfig
 from controller.sections import ConfigError
 
 from . import fanout as streams_module
+from . import security
 from .fanout import Fanout, Request
 from .limits import MAX_BODY
 from .stream import HEARTBEAT
@@ -42,6 +58,7 @@ from .stream import HEARTBEAT
 log = logging.getLogger(__name__)
 
 MAX_HEAD = 16 * 1024
+HEAD_TIMEOUT = 5.0  # seconds for a whole request head (a phone on a weak link needs far less)
 REQUEST_TIMEOUT = 10.0
 CROWDED_TIMEOUT = 2.0
 IDLE_TIMEOUT = 30
@@ -49,7 +66,37 @@ CONNECTIONS = ServiceConfig.connections  # the config's default
 PER_ADDRESS = 32  # connections one client address may hold (a browser opens at most 6)
 UNLIMITED = 65536  # the open-file limit taken for "unlimited"
 RESERVED = 64  # descriptors for the rest: stdio, the database, the launcher, logs, pipes...
+# (and the few a moment over the caps: a new connection before the one it replaces is closed,
+# `fanout.DISPLACING` rightful streams before the strangers' ones they replace are)
+ACCEPTS = 16  # connections accepted at once when several wait
 STREAM_PATH = "/api/events"
+OWN = (ipaddress.ip_address("127.0.0.1"), ipaddress.ip_address("::1"))
+
+
+def is_own(address: str) -> bool:
+    """This machine's own address (the browser on the Pi itself). Only 127.0.0.1 and ::1:
+    the rest of 127/8 is also this machine, but no tablet uses it (the tests' strangers do)."""
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return False
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    return ip in OWN
+
+
+def has_rights(app: Flask, request: Any) -> bool:
+    """Whether the request (waitress's, its head read) carries the session cookie of a tablet
+    unlocked here: `security.unlocked()` asked in a request context built from its head."""
+    cookie = request.headers.get("COOKIE")
+    if not cookie:
+        return False
+    try:
+        with app.test_request_context(STREAM_PATH, headers={"Cookie": cookie}):
+            return bool(security.unlocked())
+    except Exception:  # a cookie that cannot be read has no rights
+        log.debug("a stream's cookie could not be read", exc_info=True)
+        return False
 
 
 class Channel(HTTPChannel):  # type: ignore[misc]
@@ -57,6 +104,8 @@ class Channel(HTTPChannel):  # type: ignore[misc]
 
     def __init__(self, *args: Any, **kw: Any) -> None:
         super().__init__(*args, **kw)
+        self.address = str(self.addr[0]) if self.addr else ""
+        self.own = is_own(self.address)
         self.began: float | None = time.monotonic()  # a new connection owes a request
         self.server.admit(self)
 
@@ -77,34 +126,106 @@ class Channel(HTTPChannel):  # type: ignore[misc]
             self.began = None  # nothing half-read: the next request's clock starts later
         return done
 
+    def late(self, clock: float, head: float, whole: float) -> bool:
+        """Its request's head took longer than `head` seconds, or the whole of it longer than
+        `whole` (a slow, or never-ending, request)."""
+        if self.began is None or self.requests:
+            return False
+        partial = self.request
+        limit = whole if partial is not None and partial.headers_finished else head
+        return clock - self.began > limit
+
 
 class ScoreboardServer(TcpWSGIServer):  # type: ignore[misc]
-    """Waitress with the streams handed to `fanout` and deadlines for slow requests."""
+    """Waitress with the streams handed to `fanout`, deadlines for slow requests and the
+    oldest idle connection closed for a new one past the connection limit."""
 
     channel_class = Channel
+    next_channel_cleanup: float = 0
+    in_connection_overflow: bool = False
 
-    def __init__(self, app: Any, fanout: Fanout | None, **settings: Any) -> None:
+    def __init__(
+        self,
+        app: Any,
+        fanout: Fanout | None,
+        *,
+        rights: Callable[[Any], bool] = lambda request: False,
+        head_timeout: float = HEAD_TIMEOUT,
+        **settings: Any,
+    ) -> None:
         self.fanout = fanout
+        self.rights = rights
+        self.head_timeout = head_timeout
         self.by_address: dict[str, dict[Channel, None]] = {}  # oldest first
+        self.order: dict[Channel, None] = {}  # every connection, oldest first
         super().__init__(app, adj=Adjustments(**settings))
+
+    def readable(self) -> bool:
+        """Waitress's loop, every round: maintenance when due, and whether to accept."""
+        now = time.time()
+        if now >= self.next_channel_cleanup:
+            self.next_channel_cleanup = now + self.adj.cleanup_interval
+            self.maintenance(now)
+        if not self.accepting:
+            return False
+        if self.in_connection_overflow and len(self._map) < self.adj.connection_limit:
+            self.in_connection_overflow = False
+            log.info("a connection was answered: accepting new ones again")
+        return not self.in_connection_overflow
+
+    def handle_accept(self) -> None:
+        """Accept those waiting (`ACCEPTS` at most): every socket first, then their channels,
+        so none gets the descriptor of a connection its arrival closes while this round still
+        holds that descriptor's events."""
+        accepted = []
+        for _ in range(ACCEPTS):
+            try:
+                pair = self.accept()
+                if pair is None:
+                    break
+                conn, addr = pair
+                self.set_socket_options(conn)
+            except OSError:
+                if self.adj.log_socket_errors:
+                    self.logger.warning("server accept() threw an exception", exc_info=True)
+                break
+            accepted.append((conn, self.fix_addr(addr)))
+        for conn, addr in accepted:
+            self.channel_class(self, conn, addr, self.adj, map=self._map)
 
     def admit(self, channel: Channel) -> None:
         """Waitress's loop thread, a new connection: past `PER_ADDRESS` from its address, the
-        oldest idle one of that address is closed (or, if none is idle, the new one)."""
-        mine = self.by_address.setdefault(str(channel.addr[0]), {})
+        oldest idle one of that address is closed (or, if none is idle, the new one); past the
+        connection limit, the oldest idle one of another address's that is not this
+        machine's (if every one is being answered, no more are accepted for now)."""
+        self.order[channel] = None
+        mine = self.by_address.setdefault(channel.address, {})
         mine[channel] = None
-        if len(mine) <= PER_ADDRESS:
+        if len(mine) > PER_ADDRESS:
+            oldest = next((c for c in mine if c.idle()), channel)
+            oldest.handle_close()  # not `will_close`: its descriptor is free at once
+            if oldest is channel:
+                return
+        if len(self._map) <= self.adj.connection_limit:
             return
-        oldest = next((c for c in mine if c.idle()), channel)
-        oldest.handle_close()  # not `will_close`: its descriptor is free at once
+        victim = self._victim(channel)
+        if victim is not None:
+            victim.handle_close()
+        elif not self.in_connection_overflow:
+            self.in_connection_overflow = True
+            log.warning("every connection is being answered: new ones wait until one is done")
+
+    def _victim(self, spare: Channel | None = None) -> Channel | None:
+        """The oldest connection that is idle or owes its request head, not this machine's."""
+        return next((c for c in self.order if c is not spare and not c.own and c.idle()), None)
 
     def release(self, channel: Channel) -> None:
-        address = str(channel.addr[0]) if channel.addr else ""
-        mine = self.by_address.get(address)
+        self.order.pop(channel, None)
+        mine = self.by_address.get(channel.address)
         if mine is not None:
             mine.pop(channel, None)
             if not mine:
-                del self.by_address[address]
+                del self.by_address[channel.address]
 
     def add_task(self, channel: Channel) -> None:
         """Waitress's loop thread, a request is complete: a stream goes to the fan-out."""
@@ -116,7 +237,8 @@ class ScoreboardServer(TcpWSGIServer):  # type: ignore[misc]
         channel.del_channel()  # out of waitress's map; the socket stays open for the stream
         channel.socket, channel.connected = None, False
         last = request.headers.get("LAST_EVENT_ID") or _query_last(request.query)
-        self.fanout.adopt(sock, Request(str(channel.addr[0]), last))
+        rightful = channel.own or self.rights(request)
+        self.fanout.adopt(sock, Request(channel.address, last, rightful))
 
     def close(self) -> None:
         if self.fanout is not None:
@@ -126,12 +248,14 @@ class ScoreboardServer(TcpWSGIServer):  # type: ignore[misc]
     def maintenance(self, now: float) -> None:
         super().maintenance(now)  # idle connections
         crowded = len(self._map) > self.adj.connection_limit * 3 // 4
-        limit = CROWDED_TIMEOUT if crowded else REQUEST_TIMEOUT
+        head = min(self.head_timeout, CROWDED_TIMEOUT) if crowded else self.head_timeout
+        whole = max(head, CROWDED_TIMEOUT if crowded else REQUEST_TIMEOUT)
         clock = time.monotonic()
         for channel in list(self.active_channels.values()):
-            began = getattr(channel, "began", None)
-            if began is not None and not channel.requests and clock - began > limit:
+            if isinstance(channel, Channel) and channel.late(clock, head, whole):
                 channel.will_close = True  # a slow (or never-ending) request
+        if self.in_connection_overflow and self._victim() is not None:
+            self.in_connection_overflow = False  # accept again: a new one closes that one
 
 
 def _is_stream(request: Any) -> bool:
@@ -154,12 +278,14 @@ def create_server(
     threads: int,
     connections: int | None = None,
     streams: int | None = None,
+    head_timeout: float | None = None,
     ident: str = "uno-attack",
 ) -> ScoreboardServer:
     """The server for `app` (a scoreboard app from `create_app`), listening on host:port,
     with its table's stream loop started. `.run()` serves; `close()` stops both. At most
     `connections` connections and `streams` streams (default: the config's); ConfigError
-    if they do not fit the process's open-file limit."""
+    if they do not fit the process's open-file limit. A request head must arrive within
+    `head_timeout` seconds (default `HEAD_TIMEOUT`)."""
     connections = CONNECTIONS if connections is None else connections
     streams = streams_module.MAX_STREAMS if streams is None else streams
     fit_descriptors(connections, streams, threads)
@@ -169,6 +295,8 @@ def create_server(
     server = ScoreboardServer(
         app,
         fanout,
+        rights=partial(has_rights, app),
+        head_timeout=HEAD_TIMEOUT if head_timeout is None else head_timeout,
         host=host,
         port=port,
         threads=threads,

@@ -3,9 +3,9 @@
 A new stream gets the whole state first (`event: snapshot`), then every logged record as it
 is committed (`event: record`, `id:` = its sequence number), launcher status changes and
 notices. A tablet that reconnects with `Last-Event-ID` (or `?last=`) first receives the
-records of the current match it missed (the latest `MISSED` of them at most), then a fresh
-snapshot. A comment line every few seconds keeps the connection alive and lets the server
-notice a tablet that went away.
+records of the current match it missed (the latest `MISSED` of them at most, and only the
+latest that fit in `MISSED_BYTES`), then a fresh snapshot. A comment line every few seconds
+keeps the connection alive and lets the server notice a tablet that went away.
 
 The served streams run in `fanout.py` (one event loop for all of them, no thread each); this
 Flask view is the same protocol for a server without that loop (Flask's test client).
@@ -27,6 +27,7 @@ bp = Blueprint("stream", __name__)
 
 HEARTBEAT = 10.0
 MISSED = 200  # records resent to a reconnecting tablet at most; the snapshot covers the rest
+MISSED_BYTES = 128 * 1024  # ...and only the latest that fit in this many bytes
 RETRY = "retry: 2000\n"
 
 
@@ -43,16 +44,38 @@ def parse_last(raw: str | None) -> int | None:
     return whole_number(raw, "Last-Event-ID (or ?last=)", 2**63 - 1) if raw else None
 
 
-def opening(table: TableService, last: int | None) -> tuple[list[str], int]:
+def missed(table: TableService, last: int, budget: int = MISSED_BYTES) -> list[tuple[int, str]]:
+    """The records after `last` a reconnecting stream is sent first, as (seq, frame), oldest
+    first: the latest `MISSED` of them at most, and only the latest that fit in `budget`
+    bytes (the frames are ASCII: characters are bytes)."""
+    frames: list[tuple[int, str]] = []
+    size = 0
+    for record in reversed(table.records_after(last, MISSED)):
+        text = frame(Message("record", record_to_dict(record), record.seq))
+        size += len(text)
+        if size > budget:
+            break
+        frames.append((record.seq, text))
+    return frames[::-1]
+
+
+def snapshot_frame(state: dict[str, Any]) -> str:
+    """The whole state, sent first on every stream (with the reconnection delay)."""
+    return RETRY + frame(Message("snapshot", state))
+
+
+def opening(
+    table: TableService, last: int | None, budget: int = MISSED_BYTES
+) -> tuple[list[str], int]:
     """What a new stream sends first (missed records, then the snapshot), and the last seq
     it covers: later messages at or below it are not sent again."""
     frames, sent = [], last or 0
     if last is not None:
-        for record in table.records_after(last, MISSED):
-            frames.append(frame(Message("record", record_to_dict(record), record.seq)))
-            sent = record.seq
+        for seq, text in missed(table, last, budget):
+            frames.append(text)
+            sent = seq
     state = table.snapshot()
-    frames.append(RETRY + frame(Message("snapshot", state)))
+    frames.append(snapshot_frame(state))
     return frames, max(sent, state.get("seq", 0))
 
 

@@ -54,6 +54,7 @@ class Flood:
         self.slow = [open_slowloris(port, next(self._source)) for _ in range(slow)]
         self.reopened = 0
         self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
 
     def refill(self) -> None:
         """Replace the half-open requests the server cut off (an attacker keeps trying)."""
@@ -84,10 +85,14 @@ class Flood:
                 if refill:
                     self.refill()
 
-        threading.Thread(target=run, daemon=True).start()
+        thread = threading.Thread(target=run, daemon=True)
+        thread.start()
+        self._threads.append(thread)
 
     def close(self) -> None:
         self._stop.set()
+        for thread in self._threads:  # before the sockets it uses are closed
+            thread.join()
         for sock in self.streams + self.slow:
             sock.close()
 
