@@ -24,6 +24,20 @@ _RESULTS = {
 }
 
 
+EXIT_STATUSES = {
+    "2": "bad configuration or arguments",
+    "65": "the event log is damaged",
+    "66": "the event log is empty",
+    "70": "the event log could not be used",
+    "72": "the data directory does not exist",
+    "73": "the file system holding the data is read-only",
+    "74": "the disk is full",
+    "77": "the event log or its data directory cannot be written by the service's user",
+    "78": "the event log is newer than this program, or the data directory is not a directory",
+}
+"""What `uno-attack run`'s own exit statuses mean (README's table; `controller.store`)."""
+
+
 def describe(result: str, code: str, status: str) -> str:
     """A person-readable reason from systemd's three values."""
     if code == "killed":
@@ -31,7 +45,8 @@ def describe(result: str, code: str, status: str) -> str:
     elif code == "dumped":
         how = f"crashed (signal {status}, core dumped)"
     elif code == "exited":
-        how = f"exited with status {status}"
+        meaning = EXIT_STATUSES.get(status)
+        how = f"exited with status {status}" + (f" ({meaning})" if meaning else "")
     else:
         how = ""
     why = _RESULTS.get(result, "")

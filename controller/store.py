@@ -10,6 +10,13 @@ Writes (and the few reads the owner thread needs at once) use one connection und
 the reads of records and match summaries use a small pool of read-only connections of their
 own, so a long read (a scoreboard catching up, the history) never holds up a command: under WAL
 a reader sees the last committed state and does not block the writer.
+
+A record lives only in the `-wal` file until a checkpoint copies it into the main file, so a
+`-wal` file deleted after a kill (or an older copy put back) takes acknowledged records with it.
+That never passes silently: every append also writes its seq into a small file beside the log
+(`<file>.acked`, with the log's own id), and a start that finds the log behind it says which
+records are gone, in the journal and (`LOSSES`, `loss_warnings`) on the tablets, and numbers the
+next record past them, so no seq a tablet saw is used twice.
 """
 
 from __future__ import annotations
@@ -18,10 +25,12 @@ import errno
 import json
 import logging
 import os
+import pwd
 import queue
 import sqlite3
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -83,6 +92,10 @@ FILE_NAME = "uno-attack.db"
 PAGE = 64  # records read at a time when walking the log backwards
 READERS = 4  # read-only connections at most; more readers at once wait for one
 WRITE_CHECK = "uno-attack.write-check"  # the settings row written, and rolled back, at start
+ACKED = ".acked"  # beside the file: "<log id> <highest seq acknowledged>", written every append
+LOG_ID = "log_id"  # the settings row naming this log (an `.acked` file of another is not its)
+LOSSES = "log_losses"  # the settings row of records found missing at a start, until a set-up
+KEPT_LOSSES = 10
 
 
 class StoreError(RuntimeError):
@@ -104,8 +117,19 @@ class DataDirMissing(StoreError):
     status = 72
 
 
+class NotADirectory(StoreError):
+    """The data directory is a file (or the log's file a directory): the configuration points
+    at the wrong thing, which a restart cannot fix."""
+
+    status = 78
+
+
 class StoreReadOnly(StoreError):
     status = 77
+
+
+class DataDirDenied(StoreReadOnly):
+    """The data directory is another user's: the service's user may not read or write it."""
 
 
 class ReadOnlyFileSystem(StoreReadOnly):
@@ -167,6 +191,11 @@ class Store:
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()
         self._closed = False
+        self._acked_lock = threading.Lock()
+        self._acked_fd: int | None = None
+        self._acked = 0
+        self._log_id = ""
+        self._losses_shown = False  # a LOSSES row is there: the next set-up clears it
         with faults(self.path):
             self._db = connect(self.path)
             try:
@@ -177,6 +206,11 @@ class Store:
             except BaseException:
                 self._db.close()
                 raise
+        try:
+            self.lost = self._notice_losses()
+        except BaseException:
+            self.close()
+            raise
         self.set_aside_unreadable()
 
     def close(self) -> None:
@@ -186,6 +220,10 @@ class Store:
                 reader.close()
             self._readers.clear()
             self._db.close()
+        with self._acked_lock:
+            if self._acked_fd is not None:
+                os.close(self._acked_fd)
+                self._acked_fd = None
 
     def __enter__(self) -> Store:
         return self
@@ -212,8 +250,13 @@ class Store:
                 " VALUES (?, ?, ?, ?, ?, ?, ?)",
                 row,
             )
+            if kind == "setup" and self._losses_shown:  # a new match: the tablets were told
+                db.execute("DELETE FROM settings WHERE key = ?", (LOSSES,))
+        if kind == "setup":
+            self._losses_shown = False
         seq = cursor.lastrowid
         assert seq is not None
+        self._acknowledge(seq)  # only once committed: the file never runs ahead of the log
         return Record(seq, table_id, at, kind, actor, command, events, idem_key)
 
     def find(self, table_id: str, idem_key: str) -> Record | None:
@@ -370,6 +413,114 @@ class Store:
         finally:
             copy.close()
 
+    # --- records acknowledged, then missing from the file: never lost silently ---
+
+    @property
+    def acked_path(self) -> Path:
+        """The small file beside the log holding the highest seq ever acknowledged."""
+        return self.path.with_name(self.path.name + ACKED)
+
+    def _notice_losses(self) -> tuple[int, int] | None:
+        """Compare the log with its `.acked` file; return the (first, last) seqs found missing
+        (None: nothing is), after saying so and keeping it in `LOSSES`. Then keep the file
+        from here on."""
+        log_id = self._own_id()
+        with self._lock, faults(self.path):
+            top = max(
+                int(row[0] or 0)
+                for row in self._db.execute(
+                    "SELECT MAX(seq) FROM sqlite_sequence WHERE name = 'log'"
+                    " UNION ALL SELECT MAX(seq) FROM log UNION ALL SELECT MAX(seq) FROM set_aside"
+                )
+            )
+            self._losses_shown = (
+                self._db.execute("SELECT 1 FROM settings WHERE key = ?", (LOSSES,)).fetchone()
+                is not None
+            )
+        known = _read_acked(self.acked_path)
+        lost = None
+        if known is not None and known[0] != log_id:
+            log.info("%s: a different event log from the one %s was kept for: it starts afresh",
+                     self.path, self.acked_path)  # fmt: skip
+        elif known is not None and known[1] > top:
+            lost = (top + 1, known[1])
+            self._keep_loss(*lost)
+            top = known[1]
+        self._keep_acked(log_id, top)
+        return lost
+
+    def _own_id(self) -> str:
+        """This log's id (made, and checkpointed into the main file, on its first start)."""
+        with self._lock, faults(self.path):
+            row = self._db.execute("SELECT value FROM settings WHERE key = ?", (LOG_ID,))
+            found = row.fetchone()
+        if found is not None and found[0]:
+            return str(found[0])
+        made = uuid.uuid4().hex
+        self.set_setting(LOG_ID, made)
+        with self._lock, faults(self.path):
+            self._db.execute("PRAGMA wal_checkpoint(PASSIVE)")  # the id outlives a lost -wal
+        return made
+
+    def _keep_loss(self, first: int, last: int) -> None:
+        """Say what is missing (the journal), keep it for the tablets (`LOSSES`, until a
+        set-up) and number the next record after the missing ones."""
+        loss = {"first": first, "last": last, "at": self._clock()}
+        log.warning("%s: %s", self.path, describe_loss(loss))
+        with self._transaction() as db:
+            row = db.execute("SELECT value FROM settings WHERE key = ?", (LOSSES,)).fetchone()
+            kept = _losses(row[0] if row else None)[-(KEPT_LOSSES - 1) :]
+            db.execute(
+                "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+                (LOSSES, json.dumps([*kept, loss])),
+            )
+            bumped = db.execute("UPDATE sqlite_sequence SET seq = ? WHERE name = 'log'", (last,))
+            if bumped.rowcount == 0:
+                db.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('log', ?)", (last,))
+        self._losses_shown = True
+
+    def _keep_acked(self, log_id: str, seq: int) -> None:
+        """Open the `.acked` file and write (log id, seq) into it; a file that cannot be kept is
+        a warning (losses would go unnoticed), never a refusal to start."""
+        try:
+            fd = os.open(self.acked_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as error:
+            log.warning("%s: cannot be kept (%s): a deleted -wal file would go unnoticed",
+                        self.acked_path, error)  # fmt: skip
+            return
+        with self._acked_lock:
+            self._acked_fd, self._log_id, self._acked = fd, log_id, seq
+            if self._write_acked():
+                try:
+                    os.ftruncate(fd, len(_acked_line(log_id, seq)))
+                    os.fsync(fd)  # once a start: the id is there after a power cut too
+                except OSError as error:
+                    self._drop_acked(error)
+
+    def _acknowledge(self, seq: int) -> None:
+        with self._acked_lock:
+            if self._acked_fd is not None and seq > self._acked:
+                self._acked = seq
+                self._write_acked()
+
+    def _write_acked(self) -> bool:
+        """One write in place (no fsync: it only needs to outlive the process, and being
+        behind the log after a power cut is harmless). Called under `_acked_lock`."""
+        assert self._acked_fd is not None
+        try:
+            os.pwrite(self._acked_fd, _acked_line(self._log_id, self._acked), 0)
+        except OSError as error:
+            self._drop_acked(error)
+            return False
+        return True
+
+    def _drop_acked(self, error: OSError) -> None:
+        log.warning("%s: cannot be written (%s): a deleted -wal file would go unnoticed",
+                    self.acked_path, error)  # fmt: skip
+        if self._acked_fd is not None:
+            os.close(self._acked_fd)
+        self._acked_fd = None
+
     def _select(self, where: str, args: tuple[object, ...]) -> list[Record]:
         sql = f"SELECT seq, table_id, at, kind, actor, command, events, idem_key FROM log {where}"
         with self._reading() as db:
@@ -412,6 +563,64 @@ class Store:
             self._db.execute("COMMIT")
 
 
+def _acked_line(log_id: str, seq: int) -> bytes:
+    return f"{log_id} {seq:20d}\n".encode("ascii")  # one width: a write in place replaces it
+
+
+def _read_acked(path: Path) -> tuple[str, int] | None:
+    """(log id, seq) from an `.acked` file; None when there is none or it cannot be read."""
+    try:
+        parts = path.read_text(encoding="ascii").split()
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as error:
+        log.warning("%s: unreadable (%s): cannot tell whether records went missing", path, error)
+        return None
+    if len(parts) != 2 or not parts[1].isdigit():
+        log.warning("%s: unreadable: cannot tell whether records went missing", path)
+        return None
+    return parts[0], int(parts[1])
+
+
+def _losses(raw: str | None) -> list[dict[str, Any]]:
+    try:
+        found = json.loads(raw or "[]")
+    except ValueError:
+        return []
+    if not isinstance(found, list):
+        return []
+    return [
+        loss for loss in found
+        if isinstance(loss, dict) and all(isinstance(loss.get(k), int) for k in ("first", "last"))
+    ]  # fmt: skip
+
+
+def describe_loss(loss: dict[str, Any]) -> str:
+    """One loss found at a start, in words: which records, how many, why, what to do."""
+    first, last = int(loss["first"]), int(loss["last"])
+    count = last - first + 1
+    which = (
+        f"1 record the table had acknowledged (seq {first}) is"
+        if count == 1
+        else f"{count} records the table had acknowledged (seq {first} to {last}) are"
+    )
+    at = loss.get("at")
+    when = ""
+    if isinstance(at, int | float):
+        when = time.strftime(" (found at the start of %Y-%m-%d %H:%M)", time.localtime(at))
+    return (
+        f"{which} missing from the event log{when}: its -wal file was deleted after the "
+        "service was stopped hard, or an older copy of the file was put back. The table went "
+        f"back to before them: check the scores. Never delete {FILE_NAME}-wal: it holds the "
+        "newest records"
+    )
+
+
+def loss_warnings(raw: str | None) -> list[str]:
+    """The losses kept in the `LOSSES` setting (`raw`), in words, oldest first."""
+    return [describe_loss(loss) for loss in _losses(raw)]
+
+
 def _check_writable(db: sqlite3.Connection) -> None:
     """Write a row and roll it back. SQLite opens a file it may not write read-only (a file of
     another user, mode 0644) and takes `BEGIN IMMEDIATE` even then: only a real write fails."""
@@ -440,6 +649,31 @@ def _decode(row: tuple[Any, ...]) -> Record | None:
 
 def _check_location(path: Path, create_dir: bool) -> None:
     folder = path.parent
+    try:
+        _check_folder(folder, create_dir, path)
+        if path.is_dir():
+            raise NotADirectory(
+                f"{path} is a directory, not the event log: move it aside, or point --data-dir "
+                "(data_dir in the config's [service]) at the folder that holds the log"
+            )
+        if path.is_file() and path.stat().st_size == 0:
+            raise StoreEmpty(
+                f"{path} is empty (0 bytes): its records are gone. Restore a backup over it, "
+                "or delete it to start a new event log"
+            )
+    except PermissionError:  # a folder on the way may not be searched or read
+        raise _denied(folder, path) from None
+
+
+def _check_folder(folder: Path, create_dir: bool, path: Path) -> None:
+    """The data directory: there (or made, if `create_dir`), a directory, and the service's."""
+    existing = next((p for p in (folder, *folder.parents) if p.exists()), folder)
+    if existing.exists() and not existing.is_dir():
+        where = "is a file" if existing == folder else f"cannot be made: {existing} is a file"
+        raise NotADirectory(
+            f"the data directory {folder} {where}, not a directory: point --data-dir "
+            "(data_dir in the config's [service]) at a directory, or move the file aside"
+        )
     if not folder.is_dir():
         if not create_dir:
             raise DataDirMissing(
@@ -448,11 +682,44 @@ def _check_location(path: Path, create_dir: bool) -> None:
             )
         with faults(path):
             folder.mkdir(parents=True, exist_ok=True)
-    if path.is_file() and path.stat().st_size == 0:
-        raise StoreEmpty(
-            f"{path} is empty (0 bytes): its records are gone. Restore a backup over it, "
-            "or delete it to start a new event log"
+    usable = os.access(folder, os.R_OK | os.W_OK | os.X_OK)
+    if not usable and not _read_only_fs(folder) and _owner(folder) != os.geteuid():
+        raise _denied(folder, path)  # another user's (its own one is SQLite's to say: `fault`)
+
+
+def _denied(folder: Path, path: Path) -> DataDirDenied:
+    """The data directory (or a folder above it) may not be used: whose it is, what to do."""
+    me, owner = os.geteuid(), _owner(folder)
+    if owner == me:
+        return DataDirDenied(
+            f"{path} cannot be read or written: give the service's user, {_user(me)}, write "
+            f"access to {folder}, its own folder (chmod u+rwx {folder})"
         )
+    whose = " (or a folder above it)" if owner is None else f" belongs to {_user(owner)} and"
+    return DataDirDenied(
+        f"the data directory {folder}{whose} may not be used by the service's user "
+        f"{_user(me)}: give it to that user (sudo chown -R {_name(me)} {folder}), or run the "
+        "service as its owner"
+    )
+
+
+def _owner(folder: Path) -> int | None:
+    try:
+        return folder.stat().st_uid
+    except OSError:
+        return None
+
+
+def _name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return str(uid)
+
+
+def _user(uid: int) -> str:
+    name = _name(uid)
+    return f"uid {uid}" if name == str(uid) else f"{name} (uid {uid})"
 
 
 @contextmanager

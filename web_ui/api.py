@@ -5,14 +5,20 @@ Every POST takes a JSON object (at most 32 levels deep, valid Unicode); an optio
 record (`{"seq", "kind", "actor", "at", "events"}`) and the new `"state"`; refusals are 400 (bad
 input), 403 (a missing right) or 409 (the rules say no, or a key reused for another command),
 with `{"error": reason}` (every status: `errors.py`).
+
+A POST without this session's CSRF token, or without the rights its endpoint needs, is refused
+before its body is read (`refuse_early`, the app's first check): a flood of anonymous bodies
+costs no reading, depth scan (`limits`) or parsing.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request, session
+from flask.blueprints import BlueprintSetupState
 from flask.typing import ResponseReturnValue
 
 from controller.engine import DECKS, OPTIONS
@@ -36,6 +42,44 @@ bp = Blueprint("api", __name__, url_prefix="/api")
 
 def service() -> TableService:
     return current_app.extensions["table"]  # type: ignore[no-any-return]
+
+
+def _nothing() -> None:
+    return None
+
+
+GATES: dict[object, Callable[..., Any]] = {
+    getattr(gate(_nothing), "__code__", None): gate
+    for gate in (security.needs_pin, security.needs_admin)
+}
+"""The rights decorators, by the code of the wrapper each makes: a view wrapped by one shares
+that code (`functools.wraps` keeps the view under it as `__wrapped__`)."""
+
+
+def _gates(view: object) -> Iterator[Callable[..., Any]]:
+    """The rights decorators wrapped around `view`, outermost first."""
+    while view is not None:
+        gate = GATES.get(getattr(view, "__code__", None))
+        if gate is not None:
+            yield gate
+        view = getattr(view, "__wrapped__", None)
+
+
+def refuse_early() -> None:
+    """Refuse a state-changing request without this session's CSRF token, or without the rights
+    its endpoint needs, before anything reads its body (the same refusals, in the same order,
+    as the CSRF hook and the view's decorators make later: they stay, and pass)."""
+    if request.method in ("GET", "HEAD", "OPTIONS"):
+        return
+    security.check_csrf()
+    for gate in _gates(current_app.view_functions.get(request.endpoint or "")):
+        gate(_nothing)()
+
+
+@bp.record_once
+def _check_first(state: BlueprintSetupState) -> None:
+    """Put `refuse_early` before every other check of the app's (`limits` reads the body)."""
+    state.app.before_request_funcs.setdefault(None, []).insert(0, refuse_early)
 
 
 def body() -> dict[str, Any]:

@@ -17,6 +17,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, se
 from flask.typing import ResponseReturnValue
 
 from controller.engine import DECKS
+from controller.store import LOSSES, loss_warnings
 from controller.table.service import TableService
 
 from . import security
@@ -88,7 +89,8 @@ def page(template: str, **context: Any) -> Response:
 
 @bp.get("/")
 def scoreboard() -> ResponseReturnValue:
-    data = page_data(state=table().snapshot(), decks=deck_cards(), schedules=schedules())
+    data = page_data(state=table().snapshot(), decks=deck_cards(), schedules=schedules(),
+                     warnings=log_warnings())  # fmt: skip
     return page("scoreboard.html", data=data, script="board")
 
 
@@ -126,10 +128,18 @@ def admin() -> ResponseReturnValue:
 
 
 def operator_warnings() -> list[str]:
-    """Default or weak credentials, for the tablets that may act on them (not the demo's)."""
+    """Records missing from the event log, for everyone; default or weak credentials, for the
+    tablets that may act on them (not the demo's)."""
     if current_app.extensions.get("demo") is not None or not security.unlocked():
-        return []
-    return security.settings().warnings(language())
+        return log_warnings()
+    return log_warnings() + security.settings().warnings(language())
+
+
+def log_warnings() -> list[str]:
+    """Records the table had acknowledged that a start found missing from its event log (a
+    deleted -wal file), until the next set-up: whoever looks at the table must know why it went
+    back (in English only, as the journal says it)."""
+    return loss_warnings(table().setting(LOSSES))
 
 
 @bp.get("/help/api")

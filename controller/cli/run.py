@@ -108,7 +108,11 @@ def systemd_hooks(service: TableService, config: Config, url: str) -> Notifier:
     stopped = last_stop(config.data_path / STOP_FILE)  # written by ExecStopPost after a crash
     if stopped:
         log.warning("restarted: the last run ended badly: %s", stopped)
-    reporter = StatusReporter(notifier, service, f"restarted after: {stopped}; " if stopped else "")
+    prefix = f"restarted after: {stopped}; " if stopped else ""
+    if service.store.lost:  # the journal has which and why (the store said it at its start)
+        first, last = service.store.lost
+        prefix += f"{last - first + 1} acknowledged records missing from the event log; "
+    reporter = StatusReporter(notifier, service, prefix)
     service.on_tick.extend([watchdog.tick, reporter.tick])
     notifier.ready(f"scoreboard at {url}, launcher {config.launcher.backend}")
     return notifier
