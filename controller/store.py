@@ -621,6 +621,11 @@ def loss_warnings(raw: str | None) -> list[str]:
     return [describe_loss(loss) for loss in _losses(raw)]
 
 
+def recorded_losses(raw: str | None) -> list[tuple[int, int]]:
+    """The losses kept in the `LOSSES` setting (`raw`): the first and last seq of each."""
+    return [(int(loss["first"]), int(loss["last"])) for loss in _losses(raw)]
+
+
 def _check_writable(db: sqlite3.Connection) -> None:
     """Write a row and roll it back. SQLite opens a file it may not write read-only (a file of
     another user, mode 0644) and takes `BEGIN IMMEDIATE` even then: only a real write fails."""

@@ -525,6 +525,15 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
 }
 
 _OPERATOR_PAIRS: Final[dict[str, tuple[str, str]]] = {
+    "warn_log_loss": (
+        "{count} records the table had acknowledged (seq {first} to {last}) are missing from the "
+        "event log: its -wal file was deleted after the service was stopped hard, or an older "
+        "copy of the file was put back. The table went back to before them: check the scores. "
+        "Never delete uno-attack.db-wal: it holds the newest records",
+        "事件日志中缺少本桌已确认的 {count} 条记录（序号 {first} 至 {last}）：服务被强行停止后"
+        "删除了它的 -wal 文件，或放回了旧的副本。牌桌已回到这些记录之前：请核对分数。切勿删除 "
+        "uno-attack.db-wal：其中保存着最新的记录",
+    ),
     "warn_default_pin": (
         "the table PIN is still the default one: set [table] pin in the config",
         "牌桌密码仍是默认密码：请在配置文件中设置 [table] pin",

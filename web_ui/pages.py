@@ -17,7 +17,7 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, se
 from flask.typing import ResponseReturnValue
 
 from controller.engine import DECKS
-from controller.store import LOSSES, loss_warnings
+from controller.store import LOSSES, recorded_losses
 from controller.table.service import TableService
 
 from . import security
@@ -138,8 +138,12 @@ def operator_warnings() -> list[str]:
 def log_warnings() -> list[str]:
     """Records the table had acknowledged that a start found missing from its event log (a
     deleted -wal file), until the next set-up: whoever looks at the table must know why it went
-    back (in English only, as the journal says it)."""
-    return loss_warnings(table().setting(LOSSES))
+    back (the journal says it in English)."""
+    words = t("warn_log_loss", language())
+    return [
+        words.format(count=last - first + 1, first=first, last=last)
+        for first, last in recorded_losses(table().setting(LOSSES))
+    ]
 
 
 @bp.get("/help/api")

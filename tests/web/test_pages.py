@@ -203,3 +203,19 @@ def test_scoreboard_state_carries_what_the_format_views_need(
     assert state["house"]["format"] == "team_play"
     assert state["standings"] == {"teams": 2, "team_totals": [0, 0]}
     assert state["seating"] == [0, 1, 2, 3]
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("en", "2 records the table had acknowledged (seq 4 to 5)"),
+        ("zh-CN", "缺少本桌已确认的 2 条"),
+    ],
+)
+def test_lost_records_are_told_in_the_tablets_language(
+    client: FlaskClient, service: TableService, language: str, words: str
+) -> None:
+    service.set_setting("log_losses", json.dumps([{"first": 4, "last": 5, "at": 0}]))
+    client.post("/api/session/language", json={"language": language}, headers=csrf(client))
+    (warning,) = page_data(client.get("/").text)["warnings"]
+    assert words in warning
