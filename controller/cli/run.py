@@ -140,7 +140,7 @@ def status_line(state: dict[str, Any]) -> str:
         return f"waiting for a table to be set up; {launcher}"
     players = setup["players"]
     deal = state.get("deal")
-    played = f"{len(state['deals'])} deals scored"
+    played = f"{state.get('deal_count', 0)} deals scored"
     if state.get("match_over"):
         return f"match over ({played}); {launcher}"
     if not deal or deal.get("to_move") is None:

@@ -163,6 +163,11 @@ class Checkpoint:
     seating: Seating | None
 
 
+SHOWN_DEALS = 100
+"""The finished deals a state carries (the latest; `deal_count` counts them all), so a state
+costs the same whatever the match's length. The history has every round (`summaries.py`)."""
+
+
 class TableSession:
     """A match at a physical table (the engine in table mode)."""
 
@@ -301,7 +306,8 @@ class TableSession:
             "totals": list(match.totals),
             "target": self.rules.target,
             "scoring": self.rules.scoring,
-            "deals": self._deals(),
+            "deals": self._deals()[-SHOWN_DEALS:],
+            "deal_count": len(match.deals),
             "next_dealer": None if match.over else match.next_dealer,
             "match_over": match.over,
             "winners": list(verdict.winners) if match.over else [],

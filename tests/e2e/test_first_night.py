@@ -73,6 +73,12 @@ class Evening:
     def state(self) -> dict[str, Any]:
         return get_state(self.url)
 
+    def settled(self) -> dict[str, Any]:
+        """The state once the launcher has finished its last press (its motor back at rest)."""
+        busy = ("suspense", "firing")
+        wait_until(lambda: self.state()["launcher"]["status"] not in busy, "the launcher rests")
+        return self.state()
+
     def deal(self) -> dict[str, Any]:
         deal: dict[str, Any] = self.state()["deal"]
         return deal
@@ -141,7 +147,11 @@ def moves_of(deal: dict[str, Any]) -> tuple[set[str], set[str]]:
 def take_turn(evening: Evening, done: set[str], turn: int) -> None:
     """One step a family would take: reload an empty launcher; else the player to move plays
     a Hit 2, a Wild All Hit, a number card, or presses the launcher."""
-    state = evening.state()
+    state = evening.settled()
+    if state["launcher"]["status"] in ("jam", "fault"):  # a card stuck: pull it, clear it
+        evening.page.click("#clear-fault")
+        wait_until(lambda: evening.state()["launcher"]["status"] == "ready", "cleared")
+        return
     if state["launcher"]["status"] == "empty":
         expect(evening.page.locator("#reload")).to_be_visible()
         evening.tap("#reloaded")
@@ -172,9 +182,9 @@ def to_a_play_turn(evening: Evening) -> dict[str, Any]:
     """Press for whoever owes presses (and reload) until the player to move may play."""
     done: set[str] = set()
     while True:
-        state = evening.state()
+        state = evening.settled()
         plays, _ = moves_of(state["deal"])
-        if plays and state["launcher"]["status"] != "empty":
+        if plays and state["launcher"]["status"] not in ("empty", "jam", "fault"):
             return state
         take_turn(evening, done, 1)
 

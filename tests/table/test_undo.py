@@ -15,7 +15,7 @@ from controller.engine import IllegalAction
 from controller.store import Store
 from controller.table import service as service_module
 from controller.table.service import TableService
-from controller.table.session import TableSession
+from controller.table.session import SHOWN_DEALS, TableSession
 
 from .conftest import SETUP, act, started
 
@@ -132,3 +132,23 @@ def test_the_finished_deals_are_not_made_again_for_each_state(service: TableServ
     assert len(after) == 4 and all(a is b for a, b in zip(before, after, strict=False))
     service.submit({"type": "undo"})
     assert service.snapshot()["deals"] == before and before[0] is service.snapshot()["deals"][0]
+
+
+def test_the_state_carries_the_latest_deals_whatever_the_match_length(store: Store) -> None:
+    """A long score-only match: the state holds the last SHOWN_DEALS rounds and counts them all,
+    and the totals before the first one shown follow from the totals (the chart starts there)."""
+    service = TableService(store).start()
+    try:
+        setup = {"players": ["Ann", "Bob"], "mode": "score_only", "options": {"target": 100_000}}
+        service.submit({"type": "setup", "setup": setup})
+        for number in range(SHOWN_DEALS + 30):
+            winner = number % 2
+            points = [0 if seat == winner else 5 for seat in (0, 1)]
+            service.submit({"type": "round", "winner": winner, "points": points})
+        state = service.snapshot()
+        assert state["deal_count"] == SHOWN_DEALS + 30 and len(state["deals"]) == SHOWN_DEALS
+        assert state["deals"][0]["number"] == 31 and state["deals"][-1]["number"] == 130
+        shown = [sum(d["deltas"][seat] for d in state["deals"]) for seat in (0, 1)]
+        assert [t - s for t, s in zip(state["totals"], shown, strict=True)] == [75, 75]
+    finally:
+        service.stop()

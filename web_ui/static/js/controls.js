@@ -39,7 +39,7 @@ export function renderControls(into, state, environment) {
   env = { ...environment, state };
   if (state.seq !== ui.seq)
     Object.assign(ui, { seq: state.seq, step: null, uno: false, jumpUno: false, multi: false, round: null });
-  const deals = state.deals?.length ?? 0; // no deals on a table nobody has set up yet
+  const deals = state.deal_count ?? 0; // no deals on a table nobody has set up yet
   if (ui.scoring.deal !== deals) ui.scoring = { deal: deals, seat: null, picks: {}, typed: {} };
   root.replaceChildren(...sections(state));
 }

@@ -185,7 +185,7 @@ async function submit(event) {
 async function replaceAgreed() {
   const state = await attempt(() => get("/api/state"));
   if (!state?.setup || state.match_over) return true;
-  const words = { names: state.setup.players.join(", "), deals: state.deals?.length ?? 0 };
+  const words = { names: state.setup.players.join(", "), deals: state.deal_count ?? 0 };
   return window.confirm(t("replace_confirm", words));
 }
 
