@@ -31,7 +31,6 @@
 from __future__ import annotations
 
 import http.client
-import json
 import logging
 import os
 import random
@@ -39,7 +38,6 @@ import resource
 import socket
 import statistics
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Iterator
@@ -47,7 +45,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from benchmarks.bench_service import _free_port, _next_tap, _wait_up, bare_service
+from benchmarks.bench_service import Tablet, _next_tap, bare_service, rss_mb
 from benchmarks.latency import percentile
 from controller.config import Config, ServiceConfig, TableConfig
 from controller.store import Store
@@ -64,9 +62,12 @@ HOURS = 3  # simulated hours of guessing after the first
 PIN = "8642"
 
 
-def _state_ms(port: int) -> float:
+def _state_ms(port: int, source: str = "127.0.0.1") -> float:
+    """A new connection's GET /api/state from `source`: its answer time in ms."""
     started = time.perf_counter()
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=60, source_address=(source, 0)
+    )
     try:
         connection.request("GET", "/api/state")
         response = connection.getresponse()
@@ -143,58 +144,19 @@ def _service(config: str = "") -> Iterator[tuple[subprocess.Popen[bytes], int]]:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if soft != resource.RLIM_INFINITY and soft < 4096 <= hard:
         resource.setrlimit(resource.RLIMIT_NOFILE, (4096, hard))  # this side's 1,000 sockets
-    port = _free_port()
-    with tempfile.TemporaryDirectory() as data:
-        path = Path(data) / "uno.toml"
-        path.write_text(f"[service]\n{config}\n", encoding="utf-8")
-        process = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "run", "--config", str(path),
-             "--launcher", "none", "--host", "127.0.0.1", "--port", str(port),
-             "--data-dir", data],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-        )  # fmt: skip
-        try:
-            _wait_up(port, time.perf_counter() + 30)
-            yield process, port
-        finally:
-            process.terminate()
-            process.wait(15)
+    with bare_service(config) as running:
+        yield running
 
 
-def _rss_mb(pid: int, field: str = "VmRSS") -> float:
-    status = Path(f"/proc/{pid}/status").read_text()
-    kb = next(line.split()[1] for line in status.splitlines() if line.startswith(field))
-    return int(kb) / 1024
-
-
-class _Family:
+class _Family(Tablet):
     """An unlocked tablet at `source` on one keep-alive connection, playing legal taps."""
 
     def __init__(self, port: int, source: str) -> None:
+        super().__init__(port, source)
         self.port, self.source = port, source
-        self.connection = http.client.HTTPConnection(
-            "127.0.0.1", port, timeout=30, source_address=(source, 0)
-        )
-        self.cookie, self.csrf = "", ""
-        self.csrf = self.call("GET", "/api/session")["csrf"]
         self.call("POST", "/api/session/pin", {"pin": "1234"})
         self.rng = random.Random(1)
         self.state = self.call("POST", "/api/setup", {"setup": SETUP})["state"]
-
-    def call(self, method: str, path: str, body: Any = None) -> Any:
-        headers = {"Content-Type": "application/json", "X-CSRF-Token": self.csrf}
-        if self.cookie:
-            headers["Cookie"] = self.cookie
-        data = None if body is None else json.dumps(body)
-        self.connection.request(method, path, body=data, headers=headers)
-        response = self.connection.getresponse()
-        cookie = response.getheader("Set-Cookie")
-        if cookie:
-            self.cookie = cookie.split(";", 1)[0]
-        payload = json.loads(response.read())
-        if response.status != 200:
-            raise RuntimeError(f"{path}: {response.status} {payload}")
-        return payload
 
     def tap(self) -> float:
         """One legal step of play (the next deal when one is scored); its answer time in ms."""
@@ -253,7 +215,7 @@ def unread_streams_rss() -> dict[str, Any]:
         for _ in range(200):  # warm: deals played, the state at its usual size
             family.tap()
         idle_fds = _open_files(process.pid)
-        idle = _rss_mb(process.pid)
+        idle = rss_mb(process.pid)
         try:
             sockets = _flood(port, receive_buffer=4096)
             started, taps, peak = time.perf_counter(), 0, idle
@@ -263,11 +225,11 @@ def unread_streams_rss() -> dict[str, Any]:
                 taps += 1
                 held = max(held, _open_files(process.pid) - idle_fds)
                 if taps % 20 == 0:
-                    peak = max(peak, _rss_mb(process.pid))
+                    peak = max(peak, rss_mb(process.pid))
                     if taps > 100 and _open_files(process.pid) <= idle_fds + 2:
                         break  # every stream dropped
             dropped_in = time.perf_counter() - started
-            after = _rss_mb(process.pid)
+            after = rss_mb(process.pid)
             left = _open_files(process.pid) - idle_fds
         finally:
             for sock in sockets:
@@ -316,33 +278,16 @@ def family_under_stream_flood(taps: int = 300, opens: int = 20) -> dict[str, Any
     }  # fmt: skip
 
 
-def _state_from(port: int, source: str) -> float:
-    """A new connection's GET /api/state from `source`: its answer time in ms."""
-    started = time.perf_counter()
-    connection = http.client.HTTPConnection(
-        "127.0.0.1", port, timeout=60, source_address=(source, 0)
-    )
-    try:
-        connection.request("GET", "/api/state")
-        response = connection.getresponse()
-        response.read()
-        if response.status != 200:
-            raise RuntimeError(f"/api/state answered {response.status}")
-    finally:
-        connection.close()
-    return (time.perf_counter() - started) * 1000
-
-
 def slowloris_new_connection(requests: int = 100) -> dict[str, Any]:
     with _service() as (process, port):
-        idle = [_state_from(port, "127.0.9.1") for _ in range(requests)]
+        idle = [_state_ms(port, "127.0.9.1") for _ in range(requests)]
         flood = Flood(port, streams=0, slow=SLOWLORIS)
         try:
             flood.trickle_every(0.2, refill=True)  # an attacker keeps them coming
             deadline = time.perf_counter() + 30
             while flood.reopened < SLOWLORIS and time.perf_counter() < deadline:
                 time.sleep(0.1)  # once those cut off have come back
-            flooded = [_state_from(port, "127.0.9.1") for _ in range(requests)]
+            flooded = [_state_ms(port, "127.0.9.1") for _ in range(requests)]
             alive = process.poll() is None
         finally:
             flood.close()

@@ -62,8 +62,11 @@ class Listener(threading.Thread):
 
 
 class Tablet:
-    def __init__(self, port: int) -> None:
-        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    def __init__(self, port: int, source: str | None = None) -> None:
+        address = None if source is None else (source, 0)
+        self.connection = http.client.HTTPConnection(
+            "127.0.0.1", port, timeout=30, source_address=address
+        )
         self.cookie = ""
         self.csrf = self.call("GET", "/api/session")["csrf"]
 
@@ -209,14 +212,25 @@ def _play_deal(tablet: Tablet) -> None:
         state = tablet.call("POST", "/api/actions", {"action": tap})["state"]
 
 
+def rss_mb(pid: int, field: str = "VmRSS") -> float:
+    """A process's resident memory now (or its peak, `VmHWM`), in MB."""
+    status = Path(f"/proc/{pid}/status").read_text()
+    kb = next(line.split()[1] for line in status.splitlines() if line.startswith(field))
+    return int(kb) / 1024
+
+
 @contextmanager
-def bare_service() -> Iterator[tuple[subprocess.Popen[bytes], int]]:
-    """`uno-attack run` without a launcher on a free loopback port, once it answers."""
+def bare_service(config: str = "") -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """`uno-attack run` without a launcher on a free loopback port, once it answers; `config`
+    holds its [service] lines."""
     port = _free_port()
     with tempfile.TemporaryDirectory() as data:
+        path = Path(data) / "uno.toml"
+        path.write_text(f"[service]\n{config}\n", encoding="utf-8")
         process = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "run", "--launcher", "none",
-             "--host", "127.0.0.1", "--port", str(port), "--data-dir", data],
+            [sys.executable, "-m", "controller.cli", "run", "--config", str(path),
+             "--launcher", "none", "--host", "127.0.0.1", "--port", str(port),
+             "--data-dir", data],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
         )  # fmt: skip
         try:
@@ -238,10 +252,8 @@ def service_process() -> Iterator[dict[str, Any]]:
         for _ in range(10):
             _play_deal(tablet)
         assert len(tablet.call("GET", "/api/state")["deals"]) == 10
-        status = Path(f"/proc/{process.pid}/status").read_text()
-        peak_kb = int(next(line.split()[1] for line in status.splitlines()
-                           if line.startswith("VmHWM")))  # fmt: skip
-    yield {"name": "service.rss_mb", "value": round(peak_kb / 1024, 1), "unit": "MB",
+        peak_mb = rss_mb(process.pid, "VmHWM")
+    yield {"name": "service.rss_mb", "value": round(peak_mb, 1), "unit": "MB",
            "deals": 10, "target": 80}  # fmt: skip
     yield {"name": "service.startup_s", "value": round(startup, 2), "unit": "s", "target": 2}
 

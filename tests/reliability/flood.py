@@ -4,6 +4,7 @@ half-open requests that trickle a byte now and then, each from its own loopback 
 
 from __future__ import annotations
 
+import http.client
 import socket
 import threading
 from collections.abc import Iterator
@@ -111,3 +112,17 @@ def closed_by_peer(sock: socket.socket) -> bool:
         return True
     finally:
         sock.setblocking(True)
+
+
+def state_status(port: int, source: str = "127.0.0.1") -> int:
+    """A new connection's GET /api/state from `source`: its HTTP status."""
+    connection = http.client.HTTPConnection(
+        "127.0.0.1", port, timeout=30, source_address=(source, 0)
+    )
+    try:
+        connection.request("GET", "/api/state")
+        response = connection.getresponse()
+        response.read()
+        return response.status
+    finally:
+        connection.close()

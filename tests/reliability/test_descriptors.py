@@ -5,7 +5,6 @@ at start with a message saying what to change."""
 
 from __future__ import annotations
 
-import http.client
 import os
 import resource
 import signal
@@ -26,7 +25,7 @@ from tests.waiting import wait_until
 from web_ui import fanout as fanout_module
 from web_ui import server as server_module
 
-from .flood import addresses, closed_by_peer, connect, open_stream
+from .flood import addresses, closed_by_peer, connect, open_stream, state_status
 
 IDLE = 1100  # idle connections from one address: more than 1,024 descriptors
 
@@ -75,19 +74,6 @@ def running(
         process.wait(30)
 
 
-def state(port: int, source: str = "127.0.0.1") -> int:
-    connection = http.client.HTTPConnection(
-        "127.0.0.1", port, timeout=30, source_address=(source, 0)
-    )
-    try:
-        connection.request("GET", "/api/state")
-        response = connection.getresponse()
-        response.read()
-        return response.status
-    finally:
-        connection.close()
-
-
 def read_snapshot(sock: socket.socket) -> None:
     """Read the stream until its first snapshot: the service holds the stream by then."""
     seen = b""
@@ -113,7 +99,7 @@ def test_descriptors_idle_connections_and_streams_from_one_address(tmp_path: Pat
                 "every idle connection accepted",
             )
             assert process.poll() is None, f"the service died: {said()}"
-            assert state(port) == 200
+            assert state_status(port) == 200
             assert not any(closed_by_peer(sock) for sock in streams)
             defaults = ServiceConfig()
             most = defaults.connections + defaults.streams + server_module.reserved(32)
@@ -144,7 +130,7 @@ def test_descriptors_past_1023_in_the_service_itself(tmp_path: Path) -> None:
                 "the service holds more than 1,040 descriptors",
             )
             assert process.poll() is None, f"the service died: {said()}"
-            assert state(port) == 200
+            assert state_status(port) == 200
             assert open_files(process.pid) <= 1000 + cap + server_module.reserved(32)
             refused = [sock for sock in streams if closed_by_peer(sock)]
             assert len(refused) <= 8  # past the strangers' share: 503, then closed
@@ -176,7 +162,7 @@ def test_descriptors_a_configuration_that_cannot_fit_stops_the_start(tmp_path: P
     assert "LimitNOFILE" in message and not (tmp_path / "uno-attack.db").exists()
 
     with running(tmp_path, files=1024) as (process, served_port, said):
-        assert state(served_port) == 200
+        assert state_status(served_port) == 200
         assert process.poll() is None, said()
         process.send_signal(signal.SIGTERM)
         assert process.wait(30) == 0
@@ -220,7 +206,7 @@ def test_descriptors_an_address_keeps_its_newest_connections(port: int) -> None:
     try:
         wait_until(lambda: all(closed_by_peer(sock) for sock in idle[:8]), "the oldest closed")
         assert not any(closed_by_peer(sock) for sock in idle[8:])
-        assert state(port, source) == 200  # the address's newest request is served
+        assert state_status(port, source) == 200  # the address's newest request is served
     finally:
         for sock in idle:
             sock.close()

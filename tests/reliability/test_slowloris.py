@@ -6,7 +6,6 @@ request whose head came in time may send its body at its own pace."""
 from __future__ import annotations
 
 import contextlib
-import http.client
 import socket
 from collections.abc import Callable
 
@@ -17,22 +16,9 @@ from tests.serving import serve
 from tests.waiting import wait_until
 from web_ui import server as server_module
 
-from .flood import addresses, closed_by_peer, connect, open_slowloris
+from .flood import addresses, closed_by_peer, connect, open_slowloris, state_status
 
 LIMIT = 16  # connections the server serves at once (waitress counts its own two sockets too)
-
-
-def state(port: int, source: str) -> int:
-    connection = http.client.HTTPConnection(
-        "127.0.0.1", port, timeout=30, source_address=(source, 0)
-    )
-    try:
-        connection.request("GET", "/api/state")
-        response = connection.getresponse()
-        response.read()
-        return response.status
-    finally:
-        connection.close()
 
 
 def served(app: Flask, **options: object) -> tuple[int, Callable[[], None]]:
@@ -51,8 +37,8 @@ def test_slowloris_past_the_connection_limit_does_not_hold_a_new_request(
     source = addresses(70_000)
     slow = [open_slowloris(port, next(source)) for _ in range(3 * LIMIT)]
     try:
-        assert state(port, next(source)) == 200  # a stranger's
-        assert state(port, "127.0.0.1") == 200  # this machine's
+        assert state_status(port, next(source)) == 200  # a stranger's
+        assert state_status(port, "127.0.0.1") == 200  # this machine's
         wait_until(lambda: sum(map(closed_by_peer, slow)) >= 2 * LIMIT, "the oldest closed")
         assert not all(map(closed_by_peer, slow[-4:]))  # the newest still wait: no deadline hit
     finally:
@@ -83,7 +69,7 @@ def test_slowloris_heads_that_miss_the_deadline_are_closed(app: Flask) -> None:
     try:
         wait_until(cut_off, "the trickling heads closed")
         assert not closed_by_peer(body_slow)
-        assert state(port, next(source)) == 200
+        assert state_status(port, next(source)) == 200
     finally:
         for sock in [body_slow, *slow]:
             sock.close()
@@ -102,9 +88,9 @@ def test_slowloris_cannot_close_this_machines_connections(
     own = [open_slowloris(port, "127.0.0.1") for _ in range(4)]
     slow: list[socket.socket] = []
     try:
-        wait_until(lambda: state(port, "127.0.0.1") == 200, "served")
+        wait_until(lambda: state_status(port, "127.0.0.1") == 200, "served")
         slow = [open_slowloris(port, next(source)) for _ in range(3 * LIMIT)]
-        assert state(port, next(source)) == 200
+        assert state_status(port, next(source)) == 200
         wait_until(lambda: sum(map(closed_by_peer, slow)) >= 2 * LIMIT, "strangers' closed")
         assert not any(map(closed_by_peer, own))
     finally:

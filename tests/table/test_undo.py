@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from benchmarks.bench_history import tap
 from controller.engine import IllegalAction
 from controller.store import Store
 from controller.table import service as service_module
@@ -23,26 +24,6 @@ from .conftest import SETUP, act, started
 def replayed(store: Store) -> dict[str, Any]:
     """The table a start rebuilds from the log (a full replay), as its snapshot."""
     return TableService(store).snapshot()
-
-
-def next_command(state: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A legal command for the table's state, mostly plays, some presses of 0 to 2 cards."""
-    deal = state["deal"]
-    if deal is None:
-        return {"type": "deal"}
-    if deal["phase"] == "turn_up":
-        return {"type": "action", "action": {"type": "TurnUp", "card": "R5"}}
-    if deal["phase"] == "scoring":
-        seat = next(s for s in range(4) if s != deal["winner"] and str(s) not in deal["shown"])
-        points = rng.randrange(1, 60)
-        return {"type": "action", "action": {"type": "EnterHand", "seat": seat, "points": points}}
-    plays = [m for m in deal["moves"] if m["type"] == "Play"]
-    if plays and rng.random() < 0.75:
-        return {"type": "action", "action": rng.choice(plays)}
-    action = rng.choice(deal["moves"])
-    if action["type"] == "Press":
-        action = action | {"cards": rng.choice([0, 0, 1, 2])}
-    return {"type": "action", "action": action}
 
 
 def counting(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
@@ -95,7 +76,7 @@ def test_undo_from_copies_equals_a_full_replay_all_along_a_match(
                 undos += 1
                 assert service.snapshot() == replayed(store), f"after undo {undos}"
             continue
-        service.submit(next_command(state, rng))
+        service.submit(tap(state, rng))
     deals = len(service.snapshot()["deals"])
     assert undos >= 40 and deals >= 2, (undos, deals)
 
