@@ -306,7 +306,7 @@ class TableSession:
             "totals": list(match.totals),
             "target": self.rules.target,
             "scoring": self.rules.scoring,
-            "deals": self._deals()[-SHOWN_DEALS:],
+            "deals": self._deals(),
             "deal_count": len(match.deals),
             "next_dealer": None if match.over else match.next_dealer,
             "match_over": match.over,
@@ -319,11 +319,11 @@ class TableSession:
         }
 
     def _deals(self) -> list[dict[str, Any]]:
-        """The finished deals, JSON-ready: each made once and kept (shared by every snapshot,
-        so never changed), the list new each time."""
+        """The latest SHOWN_DEALS finished deals, JSON-ready: each made once and kept (shared by
+        every snapshot, so never changed), the list new each time."""
         deals, dicts = self.match.deals, self._deal_dicts
         dicts.extend(record_dict(record) for record in deals[len(dicts) :])
-        return list(dicts)
+        return dicts[-SHOWN_DEALS:]
 
     def house(self) -> dict[str, Any]:
         """The house rules a tablet needs to know to offer the right taps."""
