@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import random
 import re
 import signal
 import subprocess
@@ -40,6 +41,7 @@ from tests.deploy.test_sdnotify import FakeSystemd
 from tests.serving import wait_answering
 from tests.waiting import wait_until
 
+from .conftest import report, scale
 from .test_storage import RUN, SETUP, assert_refused, can_unshare, run_once
 
 OTHER_USER = 4321  # owns the data directory: not the service's user
@@ -97,6 +99,25 @@ def test_careless_a_deleted_wal_is_said_never_silent(
     caplog.clear()
     with caplog.at_level(logging.WARNING), Store(database) as store:  # said once, not forever
         assert store.lost is None and "missing" not in caplog.text
+
+
+def test_careless_deleted_wals_one_after_another_each_said_exactly(tmp_path: Path) -> None:
+    """Kill, delete the -wal file, start again, over and over: every start names exactly the
+    records that were lost, and no record ever takes a lost one's number."""
+    database, rng = tmp_path / FILE_NAME, random.Random(19)
+    acknowledged = 0  # the highest seq any process acknowledged
+    for _ in range(scale(2, 25)):
+        checkpointed, in_wal = rng.randint(1, 6), rng.randint(1, 6)
+        killed_after(database, checkpointed, in_wal)
+        delete_wal(database)
+        kept, lost = acknowledged + checkpointed, acknowledged + checkpointed + in_wal
+        with Store(database) as store:
+            assert store.lost == (kept + 1, lost)
+            assert max(record.seq for record in store.records("main")) == kept
+        acknowledged = lost
+    with Store(database) as store:
+        assert store.append("main", "action", {}, []).seq == acknowledged + 1
+    report("deleted_wals", cycles=scale(2, 25), last_seq=acknowledged + 1)
 
 
 def test_careless_a_kill_alone_loses_nothing_and_says_nothing(

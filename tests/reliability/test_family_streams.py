@@ -21,10 +21,13 @@ from web_ui import fanout as fanout_module
 from web_ui.fanout import Fanout
 from web_ui.stream import frame, snapshot_frame
 
+from .conftest import report, scale
 from .flood import addresses, closed_by_peer, connect
 from .loopback import Client
 
 CAP = 8  # a quarter (2) kept for the table's own tablets: 6 for strangers
+FLOOD = scale(20, 400)  # strangers' streams opened at once
+SLEEPERS = scale(4, 40)  # streams that never read what they asked for
 
 
 def open_stream(
@@ -89,10 +92,11 @@ def test_a_strangers_flood_leaves_streams_for_unlocked_and_loopback_tablets(
     port, fanout = small
     source = addresses(50_000)
     locked = cookie(Client(port, next(source)))  # a session, never unlocked
-    flood = [open_stream(port, next(source), locked) for _ in range(20)]
+    flood = [open_stream(port, next(source), locked) for _ in range(FLOOD)]
     sockets = list(flood)
+    share = CAP - fanout_module.family(CAP)
     try:
-        wait_until(lambda: sum(map(closed_by_peer, flood)) == 14, "the strangers' share full")
+        wait_until(lambda: sum(map(closed_by_peer, flood)) == FLOOD - share, "the share full")
         assert fanout.held() == fanout.strangers() == CAP - fanout_module.family(CAP)
 
         tablet = Client(port, next(source))
@@ -120,6 +124,8 @@ def test_a_strangers_flood_leaves_streams_for_unlocked_and_loopback_tablets(
         assert late.recv(65536).startswith(b"HTTP/1.1 503")
         logged = drops(caplog)
         assert sum(logged.values()) == 2 and set(logged.values()) == {1}, logged
+        report("family_streams", strangers=FLOOD, refused=sum(map(closed_by_peer, flood)),
+               family_streams=4)  # fmt: skip
     finally:
         for sock in sockets:
             sock.close()
@@ -148,11 +154,11 @@ def test_unread_opening_frames_are_dropped_at_the_bound(
     port, fanout = int(url.rsplit(":", 1)[1]), app.extensions["streams"]
     source = addresses(60_000)
     sleepers = [open_stream(port, next(source), last=first.seq, receive_buffer=4096)
-                for _ in range(4)]  # fmt: skip
+                for _ in range(SLEEPERS)]  # fmt: skip
     try:
         wait_until(lambda: all(peeked(s, b"event: snapshot") for s in sleepers), "openings sent")
         snapshot = len(snapshot_frame(service.snapshot()))
-        for _ in range(2000):
+        for _ in range(2000 * SLEEPERS):
             service.submit({"type": "clear"})
             assert fanout.most_unsent <= bound + snapshot + max(published)
             if fanout.count() == 0:
@@ -161,6 +167,7 @@ def test_unread_opening_frames_are_dropped_at_the_bound(
         wait_until(lambda: fanout.held() == 0, "every place given back")
         logged = drops(caplog)
         assert len(logged) == len(sleepers) and set(logged.values()) == {1}, logged
+        report("unread_streams", sleepers=SLEEPERS, most_unsent=fanout.most_unsent, bound=bound)
     finally:
         for sock in sleepers:
             sock.close()
