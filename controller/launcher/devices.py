@@ -10,10 +10,17 @@ Every edge carries its own time: lgpio stamps it in the kernel (CLOCK_MONOTONIC,
 `time.monotonic()`) and gpiozero hands the stamp to the device. The callback itself may run tens
 of milliseconds later, and several edges may arrive at once, when other Python threads hold the
 GIL: so the owner judges widths and gaps on the stamps, never on when the callback ran.
+
+lgpio delivers every input's edges on one thread, and an exception escaping a callback ends that
+thread: every input of the process would go deaf, silently. So no exception leaves an input's
+callback: it is logged and handed to the owner's ``on_error(input name, error)``, and the inputs
+keep working. `alert_thread_dead()` says when lgpio's thread has ended anyway.
 """
 
 from __future__ import annotations
 
+import logging
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -34,7 +41,10 @@ from controller.launcher.drivers import DRIVERS, levels
 from controller.launcher.errors import PinProfileError
 from controller.launcher.pins import LGPIO_MAX_PWM_HZ, MotorPins, PinProfile
 
+log = logging.getLogger(__name__)
+
 EdgeCallback = Callable[[float, bool], None]  # (stamp in monotonic seconds, asserted)
+ErrorCallback = Callable[[str, Exception], None]  # (input name, what its callback raised)
 
 
 class FeedMotor:
@@ -193,6 +203,7 @@ class LauncherDevices:
 
     ``on_button(pressed)``, ``on_beam(blocked)`` and ``on_lid(open)`` are called on each edge,
     from gpiozero's callback thread: they must only hand the edge on (enqueue), never block.
+    Whatever one of them raises goes to ``on_error(name, error)`` (by default only logged).
     """
 
     def __init__(
@@ -203,18 +214,23 @@ class LauncherDevices:
         on_button: EdgeCallback,
         on_beam: EdgeCallback,
         on_lid: EdgeCallback | None = None,
+        on_error: ErrorCallback | None = None,
     ) -> None:
         self.profile = profile
         self._closables: list[Any] = []
+        self._on_error = on_error
         try:
             self.motor = self._keep(FeedMotor(profile.motor, pin_factory=pin_factory))
-            self.button = self._input(profile.button.pin, True, True, on_button, pin_factory)
+            self.button = self._input("button", profile.button.pin, True, True, on_button,
+                                      pin_factory)  # fmt: skip
             beam_low = profile.beam.blocked == "low"
-            self.beam = self._input(profile.beam.pin, beam_low, beam_low, on_beam, pin_factory)
+            self.beam = self._input("beam", profile.beam.pin, beam_low, beam_low, on_beam,
+                                    pin_factory)  # fmt: skip
             self.lid: _Input | None = None
             if profile.lid is not None and on_lid is not None:
                 open_low = profile.lid.open == "low"
-                self.lid = self._input(profile.lid.pin, True, open_low, on_lid, pin_factory)
+                self.lid = self._input("lid", profile.lid.pin, True, open_low, on_lid,
+                                       pin_factory)  # fmt: skip
             self._outputs(profile, pin_factory)
         except BaseException:
             self.close()
@@ -247,6 +263,7 @@ class LauncherDevices:
 
     def _input(
         self,
+        name: str,
         pin: int,
         pull_up: bool,
         asserted_low: bool,
@@ -254,6 +271,8 @@ class LauncherDevices:
         pin_factory: Any,
     ) -> _Input:
         device = StampedInputDevice(pin, pull_up=pull_up, pin_factory=pin_factory)
+        device.name = name
+        device.on_error = self._on_error
         self._keep(device)
         return _Input(device, invert=pull_up != asserted_low, callback=callback)
 
@@ -288,13 +307,38 @@ class StampedInputDevice(DigitalInputDevice):  # type: ignore[misc]  # gpiozero 
     """
 
     on_edge: Callable[[float, bool], None] | None = None
+    on_error: ErrorCallback | None = None
+    name = "input"
 
     def _fire_events(self, ticks: Any, new_active: bool) -> None:
-        before = self._last_active
-        super()._fire_events(ticks, new_active)
-        handler = self.on_edge
-        if handler is not None and before is not None and before != new_active:
-            handler(float(ticks), bool(new_active))
+        try:
+            before = self._last_active
+            super()._fire_events(ticks, new_active)
+            handler = self.on_edge
+            if handler is not None and before is not None and before != new_active:
+                handler(float(ticks), bool(new_active))
+        except Exception as error:  # the callback thread is every input's: it must live on
+            log.exception("the %s input's edge handler failed", self.name)
+            self._report(error)
+
+    def _report(self, error: Exception) -> None:
+        report = self.on_error
+        if report is None:
+            return
+        try:
+            report(self.name, error)
+        except Exception:
+            log.exception("reporting the %s input's failure failed too", self.name)
+
+
+def alert_thread_dead() -> bool:
+    """lgpio's one edge-delivering thread has ended: no input of this process hears an edge.
+
+    Only where lgpio is already loaded (the gpio backend on a Pi); never imports it."""
+    lgpio = sys.modules.get("lgpio")
+    thread = getattr(lgpio, "_notify_thread", None)
+    started = getattr(thread, "ident", None) is not None
+    return started and not thread.is_alive()  # type: ignore[union-attr]
 
 
 class _Input:

@@ -35,7 +35,7 @@ from typing import Any, Literal, Protocol
 from gpiozero.exc import GPIOZeroError
 
 from controller.launcher.buttons import ButtonEvent, PressDetector
-from controller.launcher.devices import LauncherDevices
+from controller.launcher.devices import LauncherDevices, alert_thread_dead
 from controller.launcher.ejector import Clock, Ejector, EjectResult
 from controller.launcher.errors import LauncherBusy, LauncherClosed, LauncherFault
 from controller.launcher.feedback import Feedback
@@ -44,8 +44,9 @@ from controller.launcher.pins import PinProfile
 log = logging.getLogger(__name__)
 
 PressConsumer = Callable[[ButtonEvent], None]
-# link: the launcher board is not answering; board: it refused, restarted mid-run or failed
-FaultKind = Literal["jam", "empty", "timeout", "stuck_button", "lid_open", "link", "board"]
+# link: the launcher board is not answering; board: it refused, restarted mid-run or failed;
+# input: an input's edge handler failed (an edge may be lost), or the inputs went deaf
+FaultKind = Literal["jam", "empty", "timeout", "stuck_button", "lid_open", "link", "board", "input"]
 
 
 class LauncherStatus(enum.StrEnum):
@@ -104,6 +105,10 @@ class Drive(Protocol):
 
     def button_level(self) -> bool | None:
         """The button read from its own pin now; None when it is not a local pin."""
+        ...
+
+    def deaf(self) -> str | None:
+        """Why this drive's inputs no longer hear edges (for good), or None while they do."""
         ...
 
     def shut_down(self) -> None:
@@ -339,6 +344,7 @@ class Launcher:
             events: list[ButtonEvent] = []
             for item in items:
                 events.extend(self._input(item))
+            self._watch_hearing()
             level = self.drive.button_level()
             was_due, edge_due = edge_due, level is not None and level != self._detector.raw
             waited = time.monotonic()  # how long an edge takes to come is real time
@@ -350,6 +356,13 @@ class Launcher:
             events.extend(self._detector.poll(now, level))
             for event in events:
                 self._dispatch(event)
+
+    def _watch_hearing(self) -> None:
+        """A drive whose inputs went deaf is an outage the table shows until a restart."""
+        why = self.drive.deaf()
+        if why is not None and self._outage is None:
+            log.error("the launcher's inputs are deaf: %s", why)
+            self.set_outage(Fault("input", why))
 
     def _drain_inputs(self) -> list[tuple[str, float, bool]]:
         items = []
@@ -422,6 +435,7 @@ class PinDrive:
             on_button=lambda t, pressed: launcher.enqueue_input("button", t, pressed),
             on_beam=self._on_beam,
             on_lid=self._on_lid,
+            on_error=self._on_input_error,
         )
         try:
             self.ejector = Ejector(
@@ -456,6 +470,11 @@ class PinDrive:
         except GPIOZeroError:  # closing
             return None
 
+    def deaf(self) -> str | None:
+        if alert_thread_dead():
+            return "the GPIO inputs stopped (lgpio's edge thread ended): restart the service"
+        return None
+
     def shut_down(self) -> None:
         self.devices.motor.stop()
         self.feedback.close()
@@ -472,6 +491,12 @@ class PinDrive:
         if is_open:
             self._launcher.stop("the lid was opened")
         self._launcher.enqueue_input("lid", t, is_open)
+
+    def _on_input_error(self, name: str, error: Exception) -> None:
+        """An edge of `name` may be lost: stop a run (its count may be wrong) and say so."""
+        detail = f"the {name} input's handler failed ({type(error).__name__}: {error})"
+        self._launcher.stop(detail)
+        self._launcher.latch(Fault("input", detail + "; the inputs still work"))
 
 
 def _call_safely(function: Callable[..., None], *args: Any) -> None:

@@ -213,6 +213,9 @@ class BoardDrive:
     def button_level(self) -> bool | None:
         return None  # the button is on the board: its events are all there is
 
+    def deaf(self) -> str | None:
+        return None  # a silent board is the link's outage
+
     def feed(self, cards: int, speed: float | None) -> EjectResult:
         return self._remote_run(cards, speed or self.profile.ejector.speed)
 

@@ -1,0 +1,59 @@
+"""Ejects on the real chip: the project's gpio backend (gpiozero's LGPIOFactory on the real
+lgpio) under its motor guard, counting the cards the world passes through the beam: each run's
+count is exactly what came out, and the motor lines rest low after every run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from controller.launcher.errors import LauncherFault
+from controller.launcher.guard import open_guarded
+from controller.launcher.launcher import Launcher
+from tests.waiting import wait_until
+
+from .conftest import PROFILE, World, level
+
+FORWARD, BACKWARD, ENABLE = 12, 13, 26
+
+
+@pytest.fixture(scope="module")
+def launcher() -> Iterator[Launcher]:
+    opened = open_guarded(str(PROFILE), backend="gpio")
+    yield opened
+    opened.close()
+
+
+@pytest.mark.parametrize("cards", range(1, 13))
+def test_eject_counts_exactly_what_came_out(launcher: Launcher, world: World, cards: int) -> None:
+    world("cards 40")
+    before = world.out()
+    result = launcher.eject(cards)
+    came_out = world.out() - before
+    assert result.reason == "count", result
+    assert result.ejected == came_out >= cards, (result, came_out)
+    assert (level(FORWARD), level(BACKWARD)) == (0, 0)
+
+
+def test_an_empty_hopper_is_said_empty_and_nothing_is_counted(
+    launcher: Launcher, world: World
+) -> None:
+    world("cards 0")
+    before = world.out()
+    result = launcher.eject(2)
+    assert (result.reason, result.ejected, world.out() - before) == ("empty", 0, 0), result
+    assert (level(FORWARD), level(BACKWARD)) == (0, 0)
+    launcher.clear_fault()
+
+
+def test_an_open_lid_stops_the_motor_before_it_starts(launcher: Launcher, world: World) -> None:
+    world("cards 10")
+    before = world("lid open")
+    wait_until(lambda: launcher.fault is not None, "the open lid seen")
+    assert launcher.fault is not None and launcher.fault.kind == "lid_open"
+    with pytest.raises(LauncherFault):
+        launcher.eject(1)
+    after = world("lid closed")
+    assert after["out"] == before["out"] and after["switches"] == before["switches"]
+    wait_until(lambda: launcher.fault is None, "the closed lid seen")

@@ -1,0 +1,142 @@
+"""The launcher's physical world on the gpio-sim chip, as a process of its own (in the guest).
+
+It plays every part outside the Pi, through the chip's sysfs files (``$KGPIO_SYSFS/sim_gpioN/``:
+``value`` reads what the line shows, ``pull`` drives an input from outside as a switch or a
+receiver does):
+
+* the UNO button (to GND: released reads high) and the lid switch (to GND: closed reads low);
+* the feed: while the motor's forward line shows a high level within the last `RUN_WINDOW`
+  (its software PWM toggles it) and the enable line is high, a card from the hopper crosses the
+  beam every `PERIOD` s, blocking it (low) for `PULSE` s. A card that has started to cross
+  always finishes: the wheel has it.
+
+The levels the world wants are re-asserted whenever the chip shows another: gpio-sim models a
+line request's bias with the same `pull` attribute, so a line the launcher claims with its
+pull-up would otherwise read an open lid.
+
+Commands, one per line on stdin; each answers one JSON line on stdout:
+``cards N`` (fill the hopper), ``press`` (press and release the button), ``lid open|closed``,
+``motor-lines up|down`` (the board's resistors: what a freed motor line reads, as a Pi keeps a
+dead owner's level), ``state`` (cards out, hopper, motor on and its switches), ``quit``.
+Pulses and gaps are tens of ms: under software emulation edges a few ms apart merge.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+
+SYSFS = os.environ.get("KGPIO_SYSFS", "")
+FORWARD, BACKWARD, ENABLE = 12, 13, 26  # tests/kernel/kernel.toml's motor lines
+BUTTON, BEAM, LID = 17, 27, 5
+PULSE = 0.12  # s the beam is blocked per card (one card of wheel travel at ~0.7 duty)
+PERIOD = 0.35  # s from one card's edge to the next while the wheel turns
+FIRST = 0.2  # s from motor on to the first card's edge
+RUN_WINDOW = 0.03  # s: the forward line high within this long means the motor runs
+HOLD = 0.15  # s a press holds the button down
+TICK = 0.002  # s between looks at the lines
+
+
+def path(line: int, attribute: str) -> str:
+    return os.path.join(SYSFS, f"sim_gpio{line}", attribute)
+
+
+class World:
+    def __init__(self) -> None:
+        self.want = {BUTTON: True, BEAM: True, LID: False}  # released, clear, closed
+        self.values = {line: os.open(path(line, "value"), os.O_RDONLY)
+                       for line in (FORWARD, ENABLE, *self.want)}  # fmt: skip
+        self.lock = threading.Lock()
+        self.hopper = 0
+        self.out = 0  # cards that have crossed the beam (counted as they block it)
+        self.motor_on = False
+        self.switches = 0  # motor off -> on changes seen
+        for line, high in self.want.items():
+            self.drive(line, high)
+
+    def level(self, line: int) -> bool:
+        return os.pread(self.values[line], 2, 0)[:1] == b"1"
+
+    def drive(self, line: int, high: bool) -> None:
+        with open(path(line, "pull"), "w") as pull:
+            pull.write("pull-up" if high else "pull-down")
+
+    def set(self, line: int, high: bool) -> None:
+        with self.lock:
+            self.want[line] = high
+            self.drive(line, high)
+
+    def press(self) -> None:
+        self.set(BUTTON, False)
+        time.sleep(HOLD)
+        self.set(BUTTON, True)
+
+    def run(self) -> None:
+        """The feed, forever: a card every PERIOD while the motor runs, each one whole."""
+        last_high = -1.0
+        next_card: float | None = None
+        blocked_until: float | None = None
+        while True:
+            now = time.monotonic()
+            if self.level(FORWARD) and self.level(ENABLE):
+                last_high = now
+            running = now - last_high < RUN_WINDOW
+            if running and not self.motor_on:
+                self.switches += 1
+                next_card = now + FIRST
+            self.motor_on = running
+            if blocked_until is not None and now >= blocked_until:
+                self.set(BEAM, True)
+                blocked_until = None
+                next_card = now + PERIOD - PULSE
+            elif (
+                blocked_until is None and running and self.hopper and next_card and now >= next_card
+            ):
+                self.set(BEAM, False)
+                blocked_until = now + PULSE
+                self.hopper -= 1
+                self.out += 1
+            with self.lock:
+                for line, high in self.want.items():
+                    if self.level(line) != high:
+                        self.drive(line, high)
+            time.sleep(TICK)
+
+    def state(self) -> dict[str, object]:
+        return {"out": self.out, "hopper": self.hopper, "motor_on": self.motor_on,
+                "switches": self.switches}  # fmt: skip
+
+    def command(self, words: list[str]) -> dict[str, object]:
+        match words:
+            case ["cards", n]:
+                self.hopper = int(n)
+            case ["press"]:
+                self.press()
+            case ["lid", ("open" | "closed") as position]:
+                self.set(LID, position == "open")
+            case ["motor-lines", ("up" | "down") as pull]:
+                for line in (FORWARD, BACKWARD, ENABLE):
+                    self.drive(line, pull == "up")
+            case ["state"]:
+                pass
+            case _:
+                return {"error": f"unknown command: {' '.join(words)}"}
+        return self.state()
+
+
+def main() -> None:
+    world = World()
+    threading.Thread(target=world.run, daemon=True).start()
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        words = line.split()
+        if words == ["quit"]:
+            break
+        print(json.dumps(world.command(words)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
