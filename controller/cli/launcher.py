@@ -1,4 +1,4 @@
-"""Launcher subcommands: ``selftest``, ``calibrate``, ``safe-off`` and ``press``.
+"""Launcher subcommands: ``selftest``, ``calibrate``, ``safe-off``, ``press`` and ``status``.
 
 Every command takes ``--pin-profile`` (a shipped pin profile name such as ``hbridge``, or a
 path; default ``$UNO_ATTACK_PIN_PROFILE`` or ``hbridge``); ``--profile`` is its older spelling.
@@ -29,7 +29,7 @@ from controller.launcher.pins import PinProfile, dump_pin_profile, load_pin_prof
 from controller.launcher.policy import EjectPolicy, Policy, ProfileError, ScriptedPolicy
 from controller.launcher.policy import load_profile as load_eject_profile
 from controller.launcher.runner import PressOutcome, PressRunner
-from controller.launcher.safeoff import safe_off
+from controller.launcher.safeoff import LineUser, kernel_line_user, safe_off
 from controller.launcher.selftest import format_report, passed, run_selftest
 from controller.launcher.sim import SimOptions
 
@@ -40,6 +40,7 @@ def register(commands: Any) -> None:
     _calibrate_parser(commands)
     _safe_off_parser(commands)
     _press_parser(commands)
+    _status_parser(commands)
 
 
 # --- shared options ---
@@ -198,8 +199,9 @@ def cmd_safe_off(args: argparse.Namespace) -> int:
     profile = _load(_configured_profile(args.config) if args.config else args.pin_profile)
     mock = args.mock or resolve_backend(backend) in ("sim", "fake-serial")
     factory = sim_pin_factory() if mock else _gpio_factory()
+    line_user: LineUser | None = None if mock else kernel_line_user(factory)
     try:
-        done, errors = safe_off(profile, factory)
+        done, errors = safe_off(profile, factory, line_user)
     finally:
         factory.close()
     where = "mock pins" if mock else "GPIO"
@@ -268,12 +270,56 @@ def _configured_profile(path: str) -> str:
 
 
 def _gpio_factory() -> Any:
-    from controller.launcher.factory import gpio_pin_factory
+    """The gpio backend's pin factory: the one the motor guard uses (``$UNO_ATTACK_PIN_FACTORY``,
+    else gpiozero's lgpio factory)."""
+    from controller.launcher.guard import factory_spec, load_factory
 
     try:
-        return gpio_pin_factory()
+        return load_factory(factory_spec())
     except BackendUnavailable as error:
         raise UsageError(str(error)) from None
+
+
+# --- status ---
+
+
+def _status_parser(commands: Any) -> None:
+    parser = commands.add_parser(
+        "status",
+        help="the board, where lgpio comes from, and whether strict_gpiod is in force (0/1)",
+    )
+    parser.set_defaults(handler=cmd_status)
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    """One line each: the board, where lgpio comes from, and whether ``dtparam=strict_gpiod`` is
+    in force in the running kernel (not just written in the boot config). Exit 1 on a Pi where
+    a dead process's outputs would stay driven, or where that cannot be told."""
+    from controller.launcher.strict_gpiod import board_model, strict_gpiod_status
+
+    model = board_model()
+    strict = strict_gpiod_status(model)
+    print(f"board: {model or 'not a Raspberry Pi'}")
+    if model:
+        print(f"lgpio: {_lgpio_origin()}")
+    print(f"strict_gpiod: {strict.text}")
+    return 0 if strict.ok else 1
+
+
+def _lgpio_origin() -> str:
+    """Where ``import lgpio`` would come from, found without importing it (the import makes a
+    FIFO)."""
+    import importlib.util
+
+    spec = importlib.util.find_spec("lgpio")
+    if spec is None or not spec.origin:
+        return "not installed: the gpio backend cannot open (sudo make install puts it in)"
+    origin = spec.origin
+    if origin.startswith(sys.prefix + os.sep) and sys.prefix != sys.base_prefix:
+        return f"{origin} (PyPI's lgpio, in this virtual environment)"
+    if origin.startswith("/usr/lib/python3/dist-packages/"):
+        return f"{origin} (Debian package python3-lgpio)"
+    return origin
 
 
 # --- press (demo) ---

@@ -15,15 +15,16 @@ from typing import Any
 import pytest
 
 IN_GUEST = os.environ.get("KGPIO_GUEST") == "1"
-if not IN_GUEST:
+if IN_GUEST:
+    # Python in the guest runs 15-30x slower than on the host: a new interpreter importing
+    # gpiozero once took the guard's whole default minute to start
+    os.environ.setdefault("UNO_ATTACK_GUARD_START_TIMEOUT", "600")
+else:
     collect_ignore_glob = ["test_*.py"]
 
 HERE = Path(__file__).parent
 PROFILE = HERE / "kernel.toml"
 UNO = [sys.executable, "-m", "controller.cli"]
-# Python in the guest runs 15-30x slower than on the host: a new interpreter importing gpiozero
-# took the guard's whole default minute to start
-os.environ.setdefault("UNO_ATTACK_GUARD_START_TIMEOUT", "600")
 
 
 def sysfs(line: int, attribute: str = "value") -> Path:
@@ -74,11 +75,11 @@ def world() -> Iterator[World]:
 
 
 @pytest.fixture(autouse=True)
-def motor_lines_pulled_down(world: World) -> Iterator[None]:
-    """Each test starts and ends with the board's pull-downs on the motor lines and the lid
-    shut; a test's own changes are undone even when it fails."""
-    world("motor-lines down")
+def freed_lines_revert(world: World) -> Iterator[None]:
+    """Each test starts and ends with freed lines reverting to the board's pull-downs and the
+    lid shut; a test's own changes are undone even when it fails."""
+    world("released revert")
     world("lid closed")
     yield
-    world("motor-lines down")
+    world("released revert")
     world("lid closed")

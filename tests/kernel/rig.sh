@@ -86,7 +86,7 @@ build_kernel_tree() {  # Debian's kernel image and the few modules the guest loa
 }
 
 build_module() {  # gpio-sim.ko, with the irq_sim helper Debian's config leaves out, out of tree
-  [ -f "$CACHE/mod/gpio-sim.ko" ] && return
+  [ "$CACHE/mod/gpio-sim.ko" -nt "$HERE/rig.sh" ] && return  # a new patch here builds it anew
   local kver src hdr; kver=$(cat "$CACHE/kernel/abi")
   src=/usr/src/$SRCPKG.tar.xz hdr=/usr/src/linux-headers-$kver
   local vs vh
@@ -97,7 +97,12 @@ build_module() {  # gpio-sim.ko, with the irq_sim helper Debian's config leaves 
   rm -rf "$CACHE/mod"; mkdir -p "$CACHE/mod/src"
   tar -xJf "$src" -C "$CACHE/mod/src" --strip-components=1 "$SRCPKG/drivers/gpio/gpio-sim.c" \
     "$SRCPKG/drivers/gpio/gpiolib.h" "$SRCPKG/kernel/irq/irq_sim.c"
-  cp "$CACHE/mod/src/drivers/gpio/gpio-sim.c" "$CACHE/mod/gpio-sim-core.c"
+  # keep_level (a module parameter, off by default): a freed output keeps its last level, as on
+  # Raspberry Pi OS without dtparam=strict_gpiod, instead of reverting to its pull
+  sed -e 's/^#include "gpiolib.h"$/&\nstatic bool keep_level;\nmodule_param(keep_level, bool, 0644);/' \
+    -e 's/^\t__assign_bit(offset, chip->value_map, !!test_bit(offset, chip->pull_map));$/\tif (!keep_level)\n&/' \
+    "$CACHE/mod/src/drivers/gpio/gpio-sim.c" > "$CACHE/mod/gpio-sim-core.c"
+  [ "$(grep -c keep_level "$CACHE/mod/gpio-sim-core.c")" = 3 ] || { log "gpio-sim.c: patch failed"; exit 2; }
   cp "$CACHE/mod/src/drivers/gpio/gpiolib.h" "$CACHE/mod/gpiolib.h"
   # irq_to_desc() is not exported to modules; generic_handle_irq() runs the same handler
   sed 's/handle_simple_irq(irq_to_desc(irqnum));/generic_handle_irq(irqnum);/' \
@@ -113,8 +118,8 @@ build_module() {  # gpio-sim.ko, with the irq_sim helper Debian's config leaves 
 WANT="virtio_pci 9pnet_virtio 9p overlay configfs"  # the guest's modules, with what they need
 
 build_initramfs() {
-  [ -f "$CACHE/initramfs.cpio.gz" ] && [ "$CACHE/initramfs.cpio.gz" -nt "$HERE/guest-init.sh" ] \
-    && return
+  [ "$CACHE/initramfs.cpio.gz" -nt "$HERE/guest-init.sh" ] \
+    && [ "$CACHE/initramfs.cpio.gz" -nt "$CACHE/mod/gpio-sim.ko" ] && return
   local kver root mdir; kver=$(cat "$CACHE/kernel/abi")
   root=$CACHE/initramfs mdir=$CACHE/kernel/x/lib/modules/$kver
   rm -rf "$root"; mkdir -p "$root"/{bin,dev,proc,sys,mnt,host,newroot,lib/modules}

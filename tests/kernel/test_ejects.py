@@ -11,6 +11,7 @@ import pytest
 from controller.launcher.errors import LauncherFault
 from controller.launcher.guard import open_guarded
 from controller.launcher.launcher import Launcher
+from tests.launcher.helpers import Recorder
 from tests.waiting import wait_until
 
 from .conftest import PROFILE, World, level
@@ -49,7 +50,7 @@ def test_an_empty_hopper_is_said_empty_and_nothing_is_counted(
 
 def test_an_open_lid_stops_the_motor_before_it_starts(launcher: Launcher, world: World) -> None:
     world("cards 10")
-    before = world("lid open")
+    before = world("lid open")  # the lid stops the run, and no run starts while it is open
     wait_until(lambda: launcher.fault is not None, "the open lid seen")
     assert launcher.fault is not None and launcher.fault.kind == "lid_open"
     with pytest.raises(LauncherFault):
@@ -57,3 +58,32 @@ def test_an_open_lid_stops_the_motor_before_it_starts(launcher: Launcher, world:
     after = world("lid closed")
     assert after["out"] == before["out"] and after["switches"] == before["switches"]
     wait_until(lambda: launcher.fault is None, "the closed lid seen")
+
+
+def test_a_failing_handler_on_one_line_leaves_the_others_hearing(
+    launcher: Launcher, world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On lgpio's real alert thread: the lid's handler raises; the button is still heard (it
+    once heard nothing more: the thread had ended) and the failure is a fault on the table."""
+    presses = Recorder()
+    launcher.add_press_consumer(presses)
+    enqueue = launcher.enqueue_input
+
+    def lid_handler_fails(kind: str, t: float, level: bool) -> None:
+        if kind == "lid":
+            raise RuntimeError("a bug in the lid's handler")
+        enqueue(kind, t, level)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(launcher, "enqueue_input", lid_handler_fails)
+    world("lid open")
+    wait_until(lambda: launcher.fault is not None, "the failure seen")
+    world("lid closed")
+    world("press")
+    presses.wait_for(lambda items: [event.kind for event in items] == ["press", "release"])
+    fault = launcher.fault
+    assert fault is not None and fault.kind == "input" and "lid input" in fault.detail, fault
+    monkeypatch.undo()
+    launcher.remove_press_consumer(presses)
+    launcher.clear_fault()
+    world("cards 5")
+    assert launcher.eject(1).ejected == 1  # and the beam still counts

@@ -16,8 +16,10 @@ pull-up would otherwise read an open lid.
 
 Commands, one per line on stdin; each answers one JSON line on stdout:
 ``cards N`` (fill the hopper), ``press`` (press and release the button), ``lid open|closed``,
-``motor-lines up|down`` (the board's resistors: what a freed motor line reads, as a Pi keeps a
-dead owner's level), ``state`` (cards out, hopper, motor on and its switches), ``quit``.
+``released keep|revert`` (what a freed output shows: its last level, as Raspberry Pi OS keeps a
+dead owner's, or its pull-down again, as with ``dtparam=strict_gpiod``; the rig's gpio-sim has a
+``keep_level`` parameter for it), ``state`` (cards out, hopper, motor on and its switches),
+``quit``.
 Pulses and gaps are tens of ms: under software emulation edges a few ms apart merge.
 """
 
@@ -30,6 +32,7 @@ import threading
 import time
 
 SYSFS = os.environ.get("KGPIO_SYSFS", "")
+KEEP_LEVEL = "/sys/module/gpio_sim/parameters/keep_level"
 FORWARD, BACKWARD, ENABLE = 12, 13, 26  # tests/kernel/kernel.toml's motor lines
 BUTTON, BEAM, LID = 17, 27, 5
 PULSE = 0.12  # s the beam is blocked per card (one card of wheel travel at ~0.7 duty)
@@ -117,9 +120,12 @@ class World:
                 self.press()
             case ["lid", ("open" | "closed") as position]:
                 self.set(LID, position == "open")
-            case ["motor-lines", ("up" | "down") as pull]:
-                for line in (FORWARD, BACKWARD, ENABLE):
-                    self.drive(line, pull == "up")
+            case ["released", ("keep" | "revert") as released]:
+                with open(KEEP_LEVEL, "w") as parameter:
+                    parameter.write("Y" if released == "keep" else "N")
+                if released == "revert":  # and a line freed while kept reads its pull-down
+                    for line in (FORWARD, BACKWARD, ENABLE):
+                        self.drive(line, False)
             case ["state"]:
                 pass
             case _:
