@@ -5,7 +5,9 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test test-busy soak lint typecheck pytest bench clean venv chromium firmware-deploy firmware-test install uninstall screenshots
+.PHONY: run test test-busy test-kernel soak lint typecheck pytest bench clean venv chromium firmware-deploy firmware-test install uninstall screenshots
+
+RIG := tests/kernel/rig.sh
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 CHROMIUM := /usr/bin/chromium
@@ -30,6 +32,23 @@ test-busy: $(VENV)/.test chromium
 	trap 'kill $$hogs' EXIT INT TERM; \
 	echo "running the suite beside $$(nproc) busy processes"; \
 	$(PY) -m pytest -q
+
+# The kernel tier (tests/kernel/README.md): the launcher's own code on a real Linux GPIO chip (the
+# kernel's gpio-sim, in a QEMU guest) with the real lgpio, one pytest session inside the guest.
+# Its build tools come from apt-get when missing and we may (root); otherwise it says what is
+# missing, and fails under CI.
+test-kernel: $(VENV)/.test
+	@if ! $(RIG) check 2>/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  $(RIG) deps; \
+	fi
+	@if $(RIG) check; then \
+	  KGPIO_PYTHON=$(PY) $(RIG) run -- $(PY) -m pytest tests/kernel -q -p no:cacheprovider \
+	    --color=no --timeout 900; \
+	elif [ -n "$$CI" ]; then \
+	  echo "the kernel tier cannot run on this machine (above): CI must run it"; exit 1; \
+	else \
+	  echo "skipping the kernel tier: it cannot run on this machine (above)"; \
+	fi
 
 lint: $(VENV)/.test
 	$(VENV)/bin/ruff check .

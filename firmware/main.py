@@ -6,6 +6,11 @@ on the serial line from interrupting the program. ``machine.WDT`` resets the boa
 ever stalls (it cannot be stopped once started), so to reach the REPL for an update the host
 sends ``MAINT`` (``make firmware-deploy`` does) or a person holds the UNO button while plugging
 the board in: the board then boots into maintenance mode, motor off, without the loop.
+
+The chip is detected before any register is touched (`uno_chip`): the watchdog's scratch
+registers are at one address on the RP2040 (Pico) and another on the RP2350 (Pico 2), where the
+RP2040's address is the USB PLL. A chip that cannot be told gets no registers: the board then
+runs, but keeps nothing across a reset, and says so (``mem=off`` in BOOT and HELLO).
 """
 
 import select
@@ -15,18 +20,26 @@ import time
 import machine
 import micropython
 import uno_board
+import uno_chip
 import uno_hw
+import uno_scratch
 from uno_app import Board
-from uno_scratch import Scratch
 
 WDT_MS = 2000
 MAX_ERRORS = 10  # errors in a row before the loop stops feeding the watchdog
-SCRATCH = Scratch(machine.mem32)  # survives a watchdog reset, not a power loss
 
 
-def maintenance_requested(pins: dict[str, object]) -> bool:
+def scratch_registers() -> tuple[uno_chip.Chip, uno_scratch.Scratch]:
+    """This chip, and its watchdog scratch registers (they survive a watchdog reset, not a
+    power loss), or `NoScratch` if the chip cannot be told (``mem=off`` in BOOT and HELLO
+    says so; nothing is printed: stdout is the protocol's line)."""
+    chip = uno_chip.detect(uno_chip.machine_name(), machine.mem32)
+    return chip, uno_scratch.for_chip(machine.mem32, chip)
+
+
+def maintenance_requested(pins: dict[str, object], scratch: uno_scratch.Scratch) -> bool:
     """MAINT was acknowledged before this reset, or the UNO button is held at boot."""
-    flagged = SCRATCH.take_maintenance()
+    flagged = scratch.take_maintenance()
     button = machine.Pin(pins["button"], machine.Pin.IN, machine.Pin.PULL_UP)
     time.sleep_ms(20)
     return flagged or button.value() == 0
@@ -75,7 +88,9 @@ class UsbSerial:
 def run() -> None:
     pins = uno_board.load()
     uno_hw.safe_lines(machine, pins)
-    if maintenance_requested(pins):
+    chip, scratch = scratch_registers()
+    recalled = scratch.recall()  # before anything writes: what the last boot left
+    if maintenance_requested(pins, scratch):
         print("uno-attack: maintenance mode, motor off; the REPL is yours")
         return
     micropython.kbd_intr(-1)
@@ -88,16 +103,18 @@ def run() -> None:
         usb.write,
         reset_cause=reset_cause(),
         boot_id=boot_id(),
-        persist=SCRATCH.persist,
-        recall=SCRATCH.recall,
+        persist=scratch.persist,
+        recall=lambda: recalled,
         wdt=wdt,
-        progress=SCRATCH.progress,
+        progress=scratch.progress,
+        chip=chip.name,
+        memory=scratch.state,
     )
     board.boot()
-    loop(board, usb, hw)
+    loop(board, usb, hw, scratch)
 
 
-def loop(board: Board, usb: UsbSerial, hw: uno_hw.Hardware) -> None:
+def loop(board: Board, usb: UsbSerial, hw: uno_hw.Hardware, scratch: uno_scratch.Scratch) -> None:
     errors = 0
     while True:
         try:
@@ -106,7 +123,7 @@ def loop(board: Board, usb: UsbSerial, hw: uno_hw.Hardware) -> None:
             board.step()
             if board.maintenance:
                 time.sleep_ms(50)  # let the ACK leave
-                SCRATCH.request_maintenance()
+                scratch.request_maintenance()
                 machine.reset()
             errors = 0
         except Exception as error:

@@ -11,7 +11,9 @@ and enforces safety on its own:
 * the motor runs only inside a host session (after ``HELLO``), never while the lid is open, never
   past a run's deadline (the host's, capped by the board's own), and stops when the host has been
   silent for `SILENCE_MS`;
-* any error stops the motor and puts the driver to sleep before it is reported.
+* any error stops the motor and puts the driver to sleep before it is reported;
+* no frame faults the board: a reply or event that would be longer than a frame may be (160
+  bytes) leaves out fields instead (`fit`), and a damaged frame is answered ``NAK <code>``.
 """
 
 try:
@@ -25,8 +27,12 @@ except ImportError:  # MicroPython: no typing module, and it never evaluates ann
 import uno_proto as proto
 from uno_eject import PHASES, Ejector, Tuning
 
-VERSION = "0.1.0"
+VERSION = "0.2.0"
 SILENCE_MS = 3000
+# Left out first, in this order, when a reply would be longer than a frame may be: fields the
+# host does not act on. `fit` then drops fields from the end, and adds ``cut=1``.
+SHED = ("session", "state", "ev", "beam", "motor")
+MAX_SEQ = 2**30  # the host's sequence numbers wrap to 1 past this
 
 
 class Board:
@@ -34,7 +40,10 @@ class Board:
     None) and ``safe()``. `persist(job, requested, count, reason)` and `progress(count,
     pending)` keep the current run's progress across a reset; `recall()` gives it back after
     one as ``(job, requested, count, reason, pending)`` (reason ``running`` if the reset cut the
-    run short). `protocol` is ``(oldest, newest)`` spoken."""
+    run short). `chip` names the chip and `memory` says what the scratch registers held at boot
+    (``run``, ``none``, ``torn``, ``old``, or ``off``: nothing survives a reset; see
+    uno_scratch.py); both are reported in ``BOOT`` and ``HELLO``. `protocol` is ``(oldest,
+    newest)`` spoken."""
 
     def __init__(
         self,
@@ -49,6 +58,8 @@ class Board:
         progress: Any = None,
         protocol: tuple[int, int] = (proto.PROTOCOL_MIN, proto.PROTOCOL),
         version: str = VERSION,
+        chip: str = "RP2040",
+        memory: str = "none",
     ) -> None:
         self.hw = hw
         self._clock = clock
@@ -58,6 +69,8 @@ class Board:
         self._wdt = wdt
         self.protocol = protocol
         self.version = version
+        self.chip = chip
+        self.memory = memory
         self.tuning = Tuning()
         self.ejector = Ejector(hw.motor, hw.beam, clock, self.tuning, persist, progress)
         self._reader = proto.LineReader()
@@ -92,13 +105,15 @@ class Board:
                 "fw=" + self.version,
                 "proto=%d" % self.protocol[1],
                 "boot=%d" % self.boot_id,
+                "chip=" + _token(self.chip),
+                "mem=" + _token(self.memory),
             ],
         )
 
     def emit(self, word: str, args: list[str]) -> None:
         """Send one event with the next event number."""
         self.events += 1
-        self._write(proto.encode(self.events, word, args))
+        self._write(fit(self.events, word, args))
 
     def _emit_all(self, events: list[Event]) -> None:
         for word, args in events:
@@ -119,6 +134,9 @@ class Board:
         except proto.FrameError as error:
             self._write(proto.encode(0, "NAK", [error.code]))
             return
+        if num > MAX_SEQ:  # no host numbers a command so: its answer might not even fit
+            self._write(proto.encode(0, "NAK", ["format", "detail=num"]))
+            return
         self._heard()
         if word == "HELLO":
             reply = self._hello(args)  # always answered afresh: it starts a session
@@ -128,7 +146,7 @@ class Board:
         else:
             reply = self._execute(word, args)
         self._last_seq = num
-        self._last_reply = proto.encode(num, reply[0], reply[1])
+        self._last_reply = fit(num, reply[0], reply[1])
         self._write(self._last_reply)
 
     def _heard(self) -> None:
@@ -141,7 +159,7 @@ class Board:
     def _execute(self, word: str, args: list[str]) -> Reply:
         handler = self._handlers.get(word)
         if handler is None:
-            return "NAK", ["unknown", "cmd=" + word]
+            return "NAK", ["unknown", "cmd=" + _token(word)]
         try:
             return handler(proto.fields(args))
         except ValueError as error:
@@ -179,6 +197,8 @@ class Board:
             "boot=%d" % self.boot_id,
             "ev=%d" % self.events,
             "driver=" + self.hw.motor.driver,
+            "chip=" + _token(self.chip),
+            "mem=" + _token(self.memory),
         ]
 
     def _ping(self, given: dict[str, str]) -> Reply:
@@ -325,6 +345,28 @@ class Board:
                 self.emit("FAULT", ["kind=error", "detail=" + _token(type(error).__name__)])
             except Exception:  # reporting must never undo the stop
                 pass
+
+
+def fit(num: int, word: str, args: list[str]) -> bytes:
+    """The frame for `word` and `args`, never longer than `proto.MAX_LINE`: if it would be, an
+    ACK or an event leaves out the fields in `SHED`, then its last fields, until it fits, and
+    says ``cut=1``; a NAK keeps only its code (and ``cut=1``). A valid command never faults the
+    board because its answer is long (a STATUS with large counters is 179 bytes)."""
+    try:
+        return proto.encode(num, word, args)
+    except ValueError:
+        pass
+    kept = args[:1] if word == "NAK" else list(args)
+    shed = [key + "=" for key in SHED]
+    while True:
+        try:
+            return proto.encode(num, word, kept + ["cut=1"])
+        except ValueError:
+            if not kept:
+                raise
+        present = [key for key in shed if [arg for arg in kept if arg.startswith(key)]]
+        # the first field of SHED this frame has, else its last field
+        kept = [arg for arg in kept if not arg.startswith(present[0])] if present else kept[:-1]
 
 
 def _interrupted(recalled: Any, beam: Any) -> tuple[int, int, int, str] | None:

@@ -43,7 +43,7 @@ class Tuning:
         "retract_speed": (0, 1000),
         "max_run_ms": (1, 30000),
         "debounce_ms": (0, 500),
-        "brake_ms": (0, 500),
+        "brake_ms": (0, 1000),  # the pin profile allows up to 1000 ms
         "max_duty": (1, 1000),
     }
 

@@ -228,8 +228,16 @@ def open_launcher(
             profile, resolved, port=port, pin_factory=pin_factory, sim=sim, clock=clock
         )
     if resolved == "gpio":
-        factory = pin_factory if pin_factory is not None else gpio_pin_factory()
-        return Launcher(profile, pin_factory=factory, clock=clock)
+        if pin_factory is not None:
+            return Launcher(profile, pin_factory=pin_factory, clock=clock)
+        factory = gpio_pin_factory()
+        try:
+            launcher = Launcher(profile, pin_factory=factory, clock=clock)
+        except BaseException:
+            factory.close()
+            raise
+        launcher.add_closer(factory.close)  # frees the lines: closing a pin only makes it input
+        return launcher
     factory = pin_factory if pin_factory is not None else sim_pin_factory()
     if not isinstance(factory, MockFactory):
         raise ValueError("the sim backend needs a MockFactory")

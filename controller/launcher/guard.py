@@ -1,25 +1,35 @@
-"""The motor guard: a small process that turns the motor off when the process it guards dies.
+"""The motor guard: a second process that turns the motor off when the process it guards cannot.
 
 Raspberry Pi OS kernels keep a released GPIO output at its last level when the process that
 owned it dies (SIGKILL, a segfault, the OOM killer), and lgpio's software PWM is a thread that
 dies with the process wherever the line was: the motor can keep running. No code in the dying
-process can help, so a second process does the job:
+process can help, and a stopped process (SIGSTOP, Ctrl-Z) runs no code at all, so a second
+process does the job (`controller.launcher.guard_process`, which says what it does and why):
 
-* `MotorGuard` starts ``python -m controller.launcher.guard`` *before* the launcher claims its
-  pins and waits until it is ready. The guard holds the read end of a pipe whose write end only
-  this process has (it is not inherited across exec, and the app forks no other children): the
-  pipe closes when this process is gone, however it went.
-* On that end of file the guard claims every motor line of the pin profile, drives it low (off
-  for every motor driver the pin profiles know) and releases it, through the same pin factory
-  and the same code as ``uno-attack safe-off``. While the dead process's lines are still being
-  released the claim fails; the guard retries for a short while.
+* `MotorGuard` starts the guard *before* the launcher claims its pins, in a **session of its
+  own** (``start_new_session``): Ctrl-C, Ctrl-\\ and Ctrl-Z at the terminal, ``timeout -s KILL``
+  and any other signal to the owner's process group do not reach it. It waits until the guard
+  is ready (`START_TIMEOUT`, or ``$UNO_ATTACK_GUARD_START_TIMEOUT`` seconds where Python starts
+  slowly, as under software emulation).
+* The owner holds the write end of the guard's stdin pipe, alone (not inherited across exec; the
+  app forks no other children): the pipe closes when this process is gone, however it went, and
+  the guard drives every motor line of the pin profile off.
+* `guard_motor` taps the launcher's feed motor: the guard hears "on" before a line is driven and
+  "off" once the lines rest, and while the motor may be on a thread sends a heartbeat every
+  `BEAT_S`. An owner that is stopped, or hung past `HUNG_S`, with the motor on is SIGKILLed by
+  the guard (the kernel lets nobody else claim a live process's lines), which then drives the
+  lines off.
+* **A launcher whose guard is gone refuses to run the motor.** The guard's stdout stays open to
+  a watcher thread here: its end of file (the guard died, was killed, or is a zombie) stands a
+  ``guard`` fault on the launcher (`Launcher.set_outage`; a person cannot clear it, a restart
+  does), stops a running eject, and every later attempt to drive the motor raises `GuardLost`
+  (a `LauncherFault`), before a line moves. A guard that stops reading (stopped itself) is
+  found when the pipe fills, and counts as gone.
 * A clean close (`MotorGuard.release`, after the launcher has stopped the motor and released its
-  pins) sends ``release`` first, and the guard exits without touching a line.
+  pins) sends release first, and the guard exits without touching a line.
 
-The guard ignores SIGINT, SIGTERM and SIGHUP (Ctrl-C, ``systemctl stop`` and a closed terminal
-reach it together with the process it guards) and only ever drives a line low. If the guard
-itself is killed first (a SIGKILL to the whole service), ``dtparam=strict_gpiod`` and systemd's
-``ExecStopPost=`` safe-off remain.
+Under systemd the guard stays in the service's cgroup: systemd/uno-attack.service says how the
+stop path (``KillMode=control-group``, ``ExecStopPost=`` safe-off) works with it.
 
 `open_guarded(profile, backend=...)` opens a launcher under a guard wherever its lines outlive
 the process: the ``gpio`` backend. The simulator's mock pins die with the process, and a Pico
@@ -30,33 +40,71 @@ launcher board stops its own motor when the Pi goes quiet. ``$UNO_ATTACK_PIN_FAC
 
 from __future__ import annotations
 
-import argparse
-import importlib
+import functools
 import os
 import select
-import signal
 import subprocess
 import sys
-import time
-from collections.abc import Sequence
+import threading
+import weakref
+from collections.abc import Callable, Sequence
+from contextlib import suppress
 from typing import Any
 
-from controller.launcher.errors import BackendUnavailable
+from controller.launcher.errors import BackendUnavailable, LauncherFault
 from controller.launcher.factory import open_launcher, resolve_backend
-from controller.launcher.launcher import Launcher
+from controller.launcher.guard_process import (
+    BEAT,
+    BEAT_S,
+    FACTORY_ENV,
+    GPIO_FACTORY,
+    HUNG_S,
+    OFF,
+    ON,
+    PATIENCE,
+    READY,
+    RELEASE,
+    STOPPED,
+    drive_off,
+    load_factory,
+    main,
+    process_state,
+)
+from controller.launcher.launcher import Fault, Launcher
 from controller.launcher.pins import PinProfile, load_pin_profile
-from controller.launcher.safeoff import drive_line_off
 
-FACTORY_ENV = "UNO_ATTACK_PIN_FACTORY"
-GPIO_FACTORY = "controller.launcher.factory:gpio_pin_factory"
-READY = b"ready\n"
-RELEASE = b"release\n"
+__all__ = [
+    "BEAT_S",
+    "FACTORY_ENV",
+    "GPIO_FACTORY",
+    "HUNG_S",
+    "PATIENCE",
+    "START_TIMEOUT",
+    "START_TIMEOUT_ENV",
+    "GuardLost",
+    "GuardUnavailable",
+    "MotorGuard",
+    "drive_off",
+    "factory_spec",
+    "guard_motor",
+    "guard_of",
+    "load_factory",
+    "main",
+    "open_guarded",
+    "start_timeout",
+]
+
 START_TIMEOUT = 60.0  # seconds for a new interpreter to import gpiozero on a busy Pi Zero 2 W
-PATIENCE = 2.0  # seconds the guard keeps trying to claim a line the dead process still holds
+START_TIMEOUT_ENV = "UNO_ATTACK_GUARD_START_TIMEOUT"
+_GUARDS: weakref.WeakKeyDictionary[Launcher, MotorGuard] = weakref.WeakKeyDictionary()
 
 
 class GuardUnavailable(BackendUnavailable):
     """The motor guard could not be started, so the motor must not run."""
+
+
+class GuardLost(LauncherFault):
+    """The motor guard is gone (or no longer listening): the motor must not run."""
 
 
 def factory_spec() -> str:
@@ -64,58 +112,266 @@ def factory_spec() -> str:
     return os.environ.get(FACTORY_ENV) or GPIO_FACTORY
 
 
-def load_factory(spec: str) -> Any:
-    """Import ``module:callable`` and call it: a gpiozero pin factory."""
-    module, _, name = spec.partition(":")
-    if not module or not name:
-        raise BackendUnavailable(f"{FACTORY_ENV} must be module:callable, not {spec!r}")
+def start_timeout() -> float:
+    """Seconds to wait for the guard to start: ``$UNO_ATTACK_GUARD_START_TIMEOUT``, else 60."""
+    text = os.environ.get(START_TIMEOUT_ENV, "").strip()
+    if not text:
+        return START_TIMEOUT
     try:
-        make = getattr(importlib.import_module(module), name)
-    except (ImportError, AttributeError) as error:
-        raise BackendUnavailable(f"pin factory {spec!r}: {error}") from None
-    return make()
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not seconds > 0 or seconds == float("inf"):
+        raise GuardUnavailable(f"{START_TIMEOUT_ENV} must be a number of seconds, not {text!r}")
+    return seconds
 
 
 class MotorGuard:
-    """A guard process for the motor lines `lines` on pin factory `spec`; ready once built."""
+    """A guard process for the motor lines `lines` on pin factory `spec`; ready once built.
 
-    def __init__(self, lines: Sequence[int], spec: str, *, timeout: float = START_TIMEOUT) -> None:
+    `motor_on()` before driving a motor line (raises `GuardLost` when the guard is gone),
+    `motor_off()` once they rest; `on_lost(callback)` hears why the guard went; `release()` when
+    the motor is off and the lines are released."""
+
+    def __init__(
+        self,
+        lines: Sequence[int],
+        spec: str,
+        *,
+        timeout: float | None = None,
+        beat: float = BEAT_S,
+    ) -> None:
         self.lines = tuple(lines)
-        command = [sys.executable, "-m", "controller.launcher.guard", "--factory", spec]
+        self.beat = beat
+        timeout = start_timeout() if timeout is None else timeout
+        command = [sys.executable, "-m", "controller.launcher.guard_process", "--factory", spec]
         self.process = subprocess.Popen(
-            [*command, *map(str, self.lines)], stdin=subprocess.PIPE, stdout=subprocess.PIPE
+            [*command, "--owner", str(os.getpid()), *map(str, self.lines)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            bufsize=0,
+            start_new_session=True,  # no terminal and no signal to our process group reaches it
         )
-        if not self._ready(timeout):
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._pipe = self.process.stdin.fileno()
+        self._from_guard = self.process.stdout
+        problem = self._ready(timeout)
+        if problem is not None:
             self.process.kill()
             self.process.wait()
-            raise GuardUnavailable("the motor guard did not start (see the messages above)")
+            self._from_guard.close()
+            self.process.stdin.close()
+            raise GuardUnavailable(f"the motor guard did not start: {problem}")
+        os.set_blocking(self._pipe, False)  # a guard that stops reading never blocks us
+        self._lock = threading.RLock()  # the state below, and the order of "on" and "off"
+        self._changed = threading.Condition(self._lock)
+        self._motor_on = False  # the guard was told "on": beat
+        self._ending = False  # released or lost: the threads end
+        self._released = False
+        self._lost: str | None = None
+        self._told = False
+        self._callbacks: list[Callable[[str], None]] = []
+        self._watcher = threading.Thread(target=self._watch, name="motor-guard-watch", daemon=True)
+        self._beater = threading.Thread(target=self._beat, name="motor-guard-beat", daemon=True)
+        self._watcher.start()
+        self._beater.start()
 
-    def _ready(self, timeout: float) -> bool:
-        out = self.process.stdout
-        assert out is not None
-        readable, _, _ = select.select([out], [], [], timeout)
-        ready = bool(readable) and out.readline() == READY
-        out.close()
-        return ready
+    def _ready(self, timeout: float) -> str | None:
+        """None once the guard says it is ready, else why it is not."""
+        readable, _, _ = select.select([self._from_guard], [], [], timeout)
+        if not readable:
+            return (
+                f"not ready within {timeout:g} s (a slow machine may allow longer: "
+                f"{START_TIMEOUT_ENV}=seconds)"
+            )
+        if self._from_guard.readline() != READY:
+            return "it exited (see the messages above)"
+        return None
 
     @property
     def pid(self) -> int:
         return self.process.pid
 
+    @property
+    def told_on(self) -> bool:
+        """The guard was told the motor may be on (and hears a heartbeat)."""
+        return self._motor_on
+
+    @property
+    def lost(self) -> str | None:
+        """Why the guard is gone, or None while it guards."""
+        return self._lost
+
+    def on_lost(self, callback: Callable[[str], None]) -> None:
+        """Call `callback(why)` once the guard is gone (at once if it is already)."""
+        with self._lock:
+            self._callbacks.append(callback)
+            told, why = self._told, self._lost
+        if told and why is not None:
+            _call_safely(callback, why)
+        else:
+            self._tell()
+
+    # --- the motor (any thread) ---
+
+    def motor_on(self) -> None:
+        """The motor is about to be driven: tell the guard, or raise `GuardLost` if it is gone."""
+        try:
+            with self._lock:
+                self._check(look=not self._motor_on)
+                if not self._motor_on:
+                    self._send(ON)
+                    self._motor_on = True
+                    self._changed.notify_all()
+        except GuardLost:
+            self._tell()
+            raise
+
+    def motor_off(self) -> None:
+        """The motor lines rest: the guard stops watching the heartbeat."""
+        with self._lock:
+            if not self._motor_on:
+                return
+            self._motor_on = False
+            if not self._ending:
+                with suppress(GuardLost):
+                    self._send(OFF)
+        self._tell()
+
+    def _check(self, look: bool) -> None:
+        """Raise `GuardLost` if the guard is gone; with `look`, ask the kernel too (it may have
+        died a moment ago, or be stopped and read nothing)."""
+        if self._released:
+            raise GuardLost("the motor guard was released: the launcher is closing")
+        if self._lost is None and look:
+            state = process_state(self.pid)
+            if state is None or state in ("Z", "X"):
+                self._lose(f"the motor guard (pid {self.pid}) is gone")
+            elif state in STOPPED:
+                self._lose(f"the motor guard (pid {self.pid}) is stopped (state {state})")
+        if self._lost is not None:
+            raise GuardLost(self._lost)
+
+    def _send(self, byte: bytes) -> None:
+        """Write `byte` to the guard; raise `GuardLost` (once it is recorded) if it cannot."""
+        try:
+            os.write(self._pipe, byte)
+        except BlockingIOError:  # the pipe is full: the guard stopped reading
+            self._lose(f"the motor guard (pid {self.pid}) stopped reading its pipe")
+        except OSError as error:  # EPIPE: it is gone
+            self._lose(f"the motor guard (pid {self.pid}) is gone ({error.strerror})")
+        else:
+            return
+        raise GuardLost(self._lost or "the motor guard is gone")
+
+    # --- the threads ---
+
+    def _beat(self) -> None:
+        """While the motor may be on: a heartbeat every `beat` seconds. (Every write to the
+        pipe holds the lock, so none can go to a descriptor `release` closed and reused.)"""
+        with self._lock:
+            while True:
+                self._changed.wait_for(lambda: self._motor_on or self._ending)
+                if self._ending:
+                    return
+                try:
+                    self._send(BEAT)
+                except GuardLost:
+                    break
+                if self._changed.wait_for(lambda: self._ending, timeout=self.beat):
+                    return
+        self._tell()
+
+    def _watch(self) -> None:
+        """Wait for the guard's stdout to end: it exited, or was killed."""
+        try:
+            while self._from_guard.read(64):
+                pass
+        except OSError:
+            pass
+        code = self.process.wait()
+        how = f"killed by signal {-code}" if code < 0 else f"exit status {code}"
+        self._lose(f"the motor guard (pid {self.pid}) is gone ({how})")
+        self._tell()
+
+    def _lose(self, why: str) -> None:
+        """Record that the guard is gone (the first reason stays); `_tell` says so."""
+        with self._lock:
+            if self._released or self._lost is not None:
+                return
+            self._lost = why
+            self._ending = True
+            self._changed.notify_all()
+
+    def _tell(self) -> None:
+        """Tell every `on_lost` callback once, if the guard is lost (holding no lock)."""
+        with self._lock:
+            if self._lost is None or self._told:
+                return
+            self._told = True
+            why, callbacks = self._lost, list(self._callbacks)
+        for callback in callbacks:
+            _call_safely(callback, why)
+
+    # --- standing down ---
+
     def release(self) -> None:
         """Stand the guard down: call only once the motor is off and its lines are released."""
-        if self.process.stdin is None or self.process.stdin.closed:
-            return
-        try:
-            self.process.stdin.write(RELEASE)
+        assert self.process.stdin is not None
+        with self._lock:
+            if self._released:
+                return
+            self._released = True
+            self._ending = True
+            self._changed.notify_all()
+            with suppress(OSError):  # the guard is gone already, or its pipe is full
+                os.write(self._pipe, RELEASE)
             self.process.stdin.close()
-        except BrokenPipeError:  # the guard is gone already
-            pass
+        if self._lost is not None:  # dead, or stopped and of no use: nothing to wait for
+            self.process.kill()
         try:
             self.process.wait(timeout=10)
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
+        self._watcher.join(timeout=2.0)  # the guard is gone: its stdout has ended
+        if not self._watcher.is_alive():  # (never close a descriptor a thread still reads)
+            self._from_guard.close()
+
+
+def guard_motor(motor: Any, guard: MotorGuard) -> None:
+    """Tap `motor` (a `FeedMotor`): `guard` hears "on" before `forward`, `backward` or `brake`
+    drives a line, and "off" after `stop` (not the one `brake` makes on the way); a motor whose
+    guard is gone raises `GuardLost` and drives nothing."""
+    inside = threading.local()  # brake() stops first: that stop is not "off"
+
+    def driving(name: str) -> None:
+        original = getattr(motor, name)
+
+        @functools.wraps(original)
+        def drive(*args: Any, **kwargs: Any) -> Any:
+            guard.motor_on()
+            inside.depth = getattr(inside, "depth", 0) + 1
+            try:
+                return original(*args, **kwargs)
+            finally:
+                inside.depth -= 1
+
+        setattr(motor, name, drive)
+
+    for name in ("forward", "backward", "brake"):
+        driving(name)
+    original_stop = motor.stop
+
+    @functools.wraps(original_stop)
+    def stop() -> None:
+        try:
+            original_stop()
+        finally:
+            if not getattr(inside, "depth", 0):
+                guard.motor_off()
+
+    motor.stop = stop
 
 
 def open_guarded(profile: PinProfile | str, *, backend: str = "auto", **options: Any) -> Launcher:
@@ -138,62 +394,34 @@ def open_guarded(profile: PinProfile | str, *, backend: str = "auto", **options:
         factory.close()
         guard.release()
         raise
+    guard_motor(launcher.devices.motor, guard)
+    launcher.add_closer(factory.close)  # frees the lines: closing a pin only makes it an input
     launcher.add_closer(guard.release)
+    _GUARDS[launcher] = guard
+    guard.on_lost(functools.partial(_refuse, weakref.ref(launcher)))  # no cycle through us
     return launcher
 
 
-# --- the guard process ---
+def guard_of(launcher: Launcher) -> MotorGuard | None:
+    """The guard `open_guarded` put over `launcher`, if any."""
+    return _GUARDS.get(launcher)
 
 
-def drive_off(
-    lines: Sequence[int], factory: Any, patience: float = PATIENCE
-) -> dict[int, str | None]:
-    """Drive every line in `lines` low, retrying busy ones for `patience` seconds.
-
-    Returns each line's outcome: None when it was driven off, else the last error."""
-    outcome: dict[int, str | None] = dict.fromkeys(lines, "not tried")
-    end = time.monotonic() + patience
-    while True:
-        for gpio in [g for g, problem in outcome.items() if problem is not None]:
-            outcome[gpio] = drive_line_off(gpio, factory)
-        if all(problem is None for problem in outcome.values()) or time.monotonic() >= end:
-            return outcome
-        time.sleep(0.002)
+def _refuse(launcher_ref: weakref.ref[Launcher], why: str) -> None:
+    """The guard is gone: a standing ``guard`` fault, and a running eject stops now."""
+    launcher = launcher_ref()
+    if launcher is None:
+        return
+    detail = f"{why}: the motor stays off until the launcher is restarted"
+    launcher.set_outage(Fault("guard", detail))
+    launcher.stop(detail)
 
 
-def watch(lines: Sequence[int], factory: Any, stdin: Any, stderr: Any) -> int:
-    """Wait for `release` or the end of `stdin`; on the end, drive every line off."""
-    if stdin.readline() == RELEASE:
-        return 0
-    outcome = drive_off(lines, factory)
-    for gpio, problem in outcome.items():
-        done = "driven low and released" if problem is None else f"NOT driven off: {problem}"
-        stderr.write(f"uno-attack motor guard: the guarded process died; GPIO{gpio} {done}\n")
-    stderr.flush()
-    return 0 if all(problem is None for problem in outcome.values()) else 1
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m controller.launcher.guard",
-        description="Drive the motor lines off when the process on the other end of stdin dies.",
-    )
-    parser.add_argument("--factory", default=GPIO_FACTORY, help="pin factory, module:callable")
-    parser.add_argument("lines", nargs="+", type=int, help="the motor lines (GPIO numbers)")
-    args = parser.parse_args(argv)
-    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
-        signal.signal(sig, signal.SIG_IGN)
+def _call_safely(callback: Callable[[str], None], why: str) -> None:
     try:
-        factory = load_factory(args.factory)
-    except BackendUnavailable as error:
-        print(f"uno-attack motor guard: {error}", file=sys.stderr)
-        return 2
-    try:
-        sys.stdout.buffer.write(READY)
-        sys.stdout.flush()
-        return watch(args.lines, factory, sys.stdin.buffer, sys.stderr)
-    finally:
-        factory.close()
+        callback(why)
+    except Exception as error:  # one broken listener must not keep the others from hearing
+        print(f"uno-attack motor guard: a listener failed: {error!r}", file=sys.stderr)
 
 
 if __name__ == "__main__":

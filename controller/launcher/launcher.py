@@ -45,8 +45,11 @@ log = logging.getLogger(__name__)
 
 PressConsumer = Callable[[ButtonEvent], None]
 # link: the launcher board is not answering; board: it refused, restarted mid-run or failed;
-# input: an input's edge handler failed (an edge may be lost), or the inputs went deaf
-FaultKind = Literal["jam", "empty", "timeout", "stuck_button", "lid_open", "link", "board", "input"]
+# input: an input's edge handler failed (an edge may be lost), or the inputs went deaf;
+# guard: the motor guard process is gone (controller/launcher/guard.py): the motor stays off
+FaultKind = Literal[
+    "jam", "empty", "timeout", "stuck_button", "lid_open", "link", "board", "input", "guard"
+]
 
 
 class LauncherStatus(enum.StrEnum):
@@ -86,6 +89,7 @@ class Drive(Protocol):
     devices: LauncherDevices
     feedback: Feedback
     close_wait: float  # seconds `close()` waits for a run to end before shutting down
+    lid_settle: float  # seconds the lid must read open before it counts (0: filtered already)
 
     def press_detector(self, start: float) -> PressDetector:
         """The press detector for this drive's button, starting at `start`."""
@@ -143,6 +147,7 @@ class Launcher:
         self._fault: Fault | None = None
         self._outage: Fault | None = None  # stands while a condition lasts (the link is down)
         self._lid_open = False
+        self._lid_opening: float | None = None  # the stamp of an open edge not yet settled
         self._published: tuple[LauncherStatus, Fault | None] | None = None
         self._closed = False
         self._closers: list[Callable[[], None]] = []
@@ -331,7 +336,7 @@ class Launcher:
         edge_due = False  # the pin disagrees with the last edge seen: one is on its way
         due_since, due_stamp = 0.0, 0.0
         while True:
-            timeout = self._detector.next_deadline() - self._clock()
+            timeout = self._next_deadline() - self._clock()
             timeout = min(max(timeout, 0.002 if edge_due else 0.0), 0.5)
             try:
                 first = [self._inputs.get(timeout=timeout)] if timeout > 0 else []
@@ -345,6 +350,7 @@ class Launcher:
             for item in items:
                 events.extend(self._input(item))
             self._watch_hearing()
+            self._settle_lid(now)
             level = self.drive.button_level()
             was_due, edge_due = edge_due, level is not None and level != self._detector.raw
             waited = time.monotonic()  # how long an edge takes to come is real time
@@ -356,6 +362,26 @@ class Launcher:
             events.extend(self._detector.poll(now, level))
             for event in events:
                 self._dispatch(event)
+
+    def _next_deadline(self) -> float:
+        deadline = self._detector.next_deadline()
+        if self._lid_opening is not None:
+            deadline = min(deadline, self._lid_opening + self.drive.lid_settle)
+        return deadline
+
+    def _settle_lid(self, now: float) -> None:
+        """An open lid counts once it has read open for `lid_settle` (a spike never does): it
+        stops the run and refuses the next until it is shut."""
+        opening = self._lid_opening
+        if opening is None or now < opening + self.drive.lid_settle:
+            return
+        self._lid_opening = None
+        if self.drive.lid_settle and not self.drive.lid_open():
+            return  # it read shut again: the edge that says so is still on its way
+        self.stop("the lid was opened")
+        with self._state_lock:
+            self._lid_open = True
+        self._publish()
 
     def _watch_hearing(self) -> None:
         """A drive whose inputs went deaf is an outage the table shows until a restart."""
@@ -376,8 +402,13 @@ class Launcher:
         kind, t, level = item
         if kind == "button":
             return self._detector.edge(t, level)
+        if level:
+            if not self._lid_open and self._lid_opening is None:
+                self._lid_opening = t
+            return []
+        self._lid_opening = None
         with self._state_lock:
-            self._lid_open = level
+            self._lid_open = False
         self._publish()
         return []
 
@@ -428,6 +459,7 @@ class PinDrive:
 
     def __init__(self, launcher: Launcher, pin_factory: Any) -> None:
         profile = launcher.profile
+        self.lid_settle = profile.press.debounce_ms / 1e3  # the button's settle time
         self._launcher = launcher
         self.devices = LauncherDevices(
             profile,
@@ -488,9 +520,7 @@ class PinDrive:
             ejector.on_beam(t, blocked)
 
     def _on_lid(self, t: float, is_open: bool) -> None:
-        if is_open:
-            self._launcher.stop("the lid was opened")
-        self._launcher.enqueue_input("lid", t, is_open)
+        self._launcher.enqueue_input("lid", t, is_open)  # it stops a run once it has settled
 
     def _on_input_error(self, name: str, error: Exception) -> None:
         """An edge of `name` may be lost: stop a run (its count may be wrong) and say so."""

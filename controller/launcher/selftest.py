@@ -27,12 +27,17 @@ class Check:
     detail: str
 
 
+def say(text: str) -> None:
+    """A prompt a person must see now, even through a pipe (`| tee`, a test)."""
+    print(text, flush=True)
+
+
 def run_selftest(
     launcher: Launcher,
     *,
     eject: bool = True,
     interactive: bool = False,
-    prompt: Callable[[str], None] = print,
+    prompt: Callable[[str], None] = say,
     press_timeout: float = 15.0,
 ) -> list[Check]:
     """Run every check against an open launcher (real or simulated)."""

@@ -5,6 +5,7 @@ holder) and after it (the lines end low)."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -45,8 +46,9 @@ def test_calibrate_counts_every_card_it_measures(world: World, tmp_path: Path) -
         capture_output=True, text=True, timeout=TIMEOUT,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "measured 8 cards" in done.stdout, done.stdout
-    assert world.out() - before == 8
+    measured = re.search(r"measured (\d+) cards", done.stdout)
+    assert measured is not None and int(measured[1]) >= 8, done.stdout
+    assert world.out() - before == int(measured[1]), done.stdout
     assert "[calibration]" in tuned.read_text()
     assert (level(FORWARD), level(BACKWARD)) == (0, 0)
 

@@ -279,6 +279,21 @@ def test_eject_lid_opened_mid_run_stops_and_refuses(
     assert launcher.eject(1).complete
 
 
+def test_eject_a_spike_on_the_lid_line_never_stops_a_run(
+    make_launcher: MakeLauncher, mock_factory: MockFactory
+) -> None:
+    """Motor noise on the lid's wire (microseconds open) is not an open lid: the run goes on
+    and no fault stands, on the gpio backend as on the Pico, which filters it too."""
+    launcher = make_launcher(cards_per_second=4.0)
+    lid = pin(mock_factory, 5)
+    spikes = threading.Timer(0.3, lambda: [(lid.drive_high(), lid.drive_low()) for _ in range(5)])
+    spikes.start()
+    result = launcher.eject(4)
+    spikes.join()
+    assert result.complete, result
+    assert launcher.fault is None
+
+
 def test_eject_negative_count_is_an_error(make_launcher: MakeLauncher) -> None:
     with pytest.raises(ValueError, match="cards"):
         make_launcher().eject(-1)

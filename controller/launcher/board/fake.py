@@ -13,9 +13,12 @@ seconds), `reboot`, `fault_when` (a reset, power loss or cable pull at the exact
 condition on the board holds, e.g. while a card is leaving the beam), and on the simulated
 machine `jam` and `empty`.
 
-What survives what, as on the Pico: a watchdog reset keeps the scratch registers (the run's
-progress) and loses RAM; a power loss loses both; a pulled cable on a self-powered board loses
-nothing (the board runs on, stops the motor after 3 s of silence, and keeps each job's count).
+What survives what, as on the Pico: a watchdog reset keeps the scratch registers (the last
+run's progress, in the firmware's own layout, ``uno_scratch.py``) and loses RAM (the last 8
+runs); a power loss loses both; a pulled cable on a self-powered board loses nothing (the board
+runs on, stops the motor after 3 s of silence, and keeps each job's count). `machine_name` is
+MicroPython's machine string the board reports (a Pico by default; ``"Raspberry Pi Pico2 with
+RP2350"`` for a Pico 2, anything else for a chip the firmware does not know).
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import Any
 
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
-from controller.launcher.board.fake_machine import FakeMachine, FakeWDT, TicksClock
+from controller.launcher.board.fake_machine import FakeMachine, FakeMem32, FakeWDT, TicksClock
 from controller.launcher.board.firmware import make_importable
 from controller.launcher.board.pinmap import board_pins
 from controller.launcher.pins import PinProfile
@@ -43,7 +46,11 @@ from controller.launcher.sim import SimOptions, SimulatedLauncher
 
 make_importable()
 import uno_app  # noqa: E402
+import uno_chip  # noqa: E402
 import uno_hw  # noqa: E402
+import uno_scratch  # noqa: E402
+
+PICO = "Raspberry Pi Pico with RP2040"
 
 IDLE_WAIT = 0.02  # seconds between main-loop steps with no run going
 BUSY_WAIT = 0.001  # ...and during a run (the Pico's loop runs every millisecond)
@@ -62,6 +69,7 @@ class FakeBoard:
         port: str | Path | None = None,
         protocol: tuple[int, int] | None = None,
         version: str = uno_app.VERSION,
+        machine_name: str = PICO,
     ) -> None:
         self.profile = profile
         self.factory = pin_factory or MockFactory(pin_class=MockPWMPin)
@@ -80,7 +88,12 @@ class FakeBoard:
         self.clock = TicksClock()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
-        self.machine = FakeMachine(self.factory, on_interrupt=self._wake)
+        self.machine_name = machine_name
+        chip = uno_chip.named(machine_name)
+        chip_id = uno_chip.chip_id(chip) if chip in uno_chip.CHIPS else 0
+        # the chip's registers: the scratch registers survive a reset, not a power loss
+        self.mem32 = FakeMem32(chip_id, uno_chip.CHIP_ID)
+        self.machine = FakeMachine(self.factory, on_interrupt=self._wake, mem32=self.mem32)
         self._actions: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._outbox: list[tuple[float, bytes]] = []
         self._lock = threading.Lock()
@@ -92,10 +105,7 @@ class FakeBoard:
         self._trigger: tuple[Callable[[Any], bool], str] | None = None
         self._master: int | None = None
         self._slave: int | None = None
-        # the watchdog scratch registers: (job, requested, count, reason) and the pending card;
-        # they survive a watchdog reset, not a power loss
-        self._scratch: tuple[int, int, int, str] | None = None
-        self._pending = 0
+        self.scratch: uno_scratch.Scratch | None = None  # this boot's view of the registers
         self.boots = 0
         self.received: list[bytes] = []  # every chunk the firmware was given (for tests)
         # tap(frame, monotonic time): every frame the board sends, as it leaves (benchmarks)
@@ -199,17 +209,22 @@ class FakeBoard:
         options: dict[str, Any] = {}
         if self.protocol is not None:
             options["protocol"] = self.protocol
+        chip = uno_chip.detect(self.machine_name, self.mem32)  # as main.py does
+        scratch = self.scratch = uno_scratch.for_chip(self.mem32, chip)
+        recalled = scratch.recall()
         self.app = uno_app.Board(
             hw,
             self.clock,
             self._send,
             reset_cause=cause,
             boot_id=random.randrange(1, 1 << 24),
-            persist=self._persist,
-            recall=self._recall,
-            progress=self._progress,
+            persist=scratch.persist,
+            recall=lambda: recalled,
+            progress=scratch.progress,
             wdt=self.wdt,
             version=self.version,
+            chip=chip.name,
+            memory=scratch.state,
             **options,
         )
         self.app.boot()
@@ -219,21 +234,6 @@ class FakeBoard:
             self.app.hw.safe()
         self.machine.power_off()
         self.app = None
-
-    def _persist(self, job: int, requested: int, count: int, reason: str) -> None:
-        self._scratch = (job, requested, count, reason)
-        self._pending = 0
-
-    def _progress(self, count: int, pending: int) -> None:
-        if self._scratch is not None:
-            job, requested, _count, reason = self._scratch
-            self._scratch = (job, requested, count, reason)
-            self._pending = pending
-
-    def _recall(self) -> tuple[int, int, int, str, int] | None:
-        if self._scratch is None:
-            return None
-        return (*self._scratch, self._pending)
 
     def _plug(self) -> None:
         master, slave = os.openpty()
@@ -260,7 +260,7 @@ class FakeBoard:
         self._unplug()
         if power_loss:
             self._power_off()
-            self._scratch = None
+            self.mem32.clear()
 
     def _reconnect(self) -> None:
         if self._master is None:

@@ -2,8 +2,10 @@
 
 The firmware's modules run unchanged on it: ``Pin`` and ``PWM`` drive and read mock pins (so the
 simulated launcher, or the HIL jig's mock wires, are on the other end), pin interrupts become
-the mock pins' edge callbacks, and ``disable_irq``/``enable_irq`` hold one lock that every
-interrupt handler also holds, which is what a critical section means on the Pico.
+the mock pins' edge callbacks, ``disable_irq``/``enable_irq`` hold one lock that every
+interrupt handler also holds, which is what a critical section means on the Pico, and
+``mem32`` holds the chip's registers: its CHIP_ID, and scratch registers that keep what the
+firmware wrote through a reset (`FakeMem32.clear` is a power loss).
 """
 
 from __future__ import annotations
@@ -102,6 +104,27 @@ class FakePWM:
         return value
 
 
+class FakeMem32:
+    """``machine.mem32``: 32-bit registers, 0 until written, except CHIP_ID (read only), which
+    reads `chip_id`. Survives a reset; `clear()` is a power loss."""
+
+    def __init__(self, chip_id: int, chip_id_address: int) -> None:
+        self._chip_id = (chip_id_address, chip_id)
+        self.words: dict[int, int] = {}
+
+    def __getitem__(self, address: int) -> int:
+        if address == self._chip_id[0]:
+            return self._chip_id[1]
+        return self.words.get(address, 0)
+
+    def __setitem__(self, address: int, value: int) -> None:
+        if address != self._chip_id[0]:
+            self.words[address] = value & 0xFFFFFFFF
+
+    def clear(self) -> None:
+        self.words.clear()
+
+
 class FakeWDT:
     """``machine.WDT``: remembers when it was last fed."""
 
@@ -122,12 +145,18 @@ class FakeMachine:
 
     PWRON_RESET, WDT_RESET = 1, 3
 
-    def __init__(self, factory: MockFactory, on_interrupt: Callable[[], None] | None = None):
+    def __init__(
+        self,
+        factory: MockFactory,
+        on_interrupt: Callable[[], None] | None = None,
+        mem32: FakeMem32 | None = None,
+    ):
         self.factory = factory
         self.irq_lock = threading.RLock()
         self.on_interrupt = on_interrupt
         self.Pin = _PinClass(self)
         self.pins: list[FakePin] = []
+        self.mem32 = mem32 or FakeMem32(0, 0x40000000)
 
     def power_off(self) -> None:
         """The chip loses power or resets: no interrupt handler runs any more."""

@@ -13,9 +13,11 @@ the motor, the beam and the switches are on the board:
   fault) and refuses at once what needs the board (eject, deal); lights wait for it quietly;
 * a run the link cuts off returns at once with what was heard (the cards the board reported,
   and one it said was leaving the beam), and is **settled** when the board is back (see
-  `settle.py`): the board keeps each job's count (through a watchdog reset, in its scratch
-  registers), so the count is asked for, never guessed. If the board lost power its memory is
-  gone: what it reported stands, and a ``board`` fault asks a person to check the throat;
+  `settle.py`): the board keeps the count of its last 8 runs while it runs, and of its last
+  run through a watchdog reset (its scratch registers hold one run), so the count is asked
+  for, never guessed. If the board lost power, or a reset kept only a later run, it no longer
+  knows the run: what it reported stands, and a ``board`` fault asks a person to check the
+  throat;
 * a board restart the link survives is asked about at once (``STATUS job=<id>``).
 """
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import math
 import random
 import threading
 import time
@@ -152,6 +155,7 @@ class BoardDrive:
     link cut off. `launcher` is the core it reports button, lid and faults to."""
 
     close_wait = GRACE
+    lid_settle = 0.0  # the board filters its lid switch itself
 
     def __init__(
         self,
@@ -225,7 +229,14 @@ class BoardDrive:
         """Connected (supervisor thread): tune the board, learn its levels, resume a run."""
         args = tune_args(self.profile)
         for start in range(0, len(args), 3):  # short frames; the pulse window in one of them
-            self._link.request("TUNE", *args[start : start + 3])
+            try:
+                self._link.request("TUNE", *args[start : start + 3])
+            except BoardRefused as error:  # an older firmware's limits, or a bad profile
+                raise IncompatibleBoard(
+                    f"the launcher board on {info.port} (firmware {info.firmware}) refused the "
+                    f"pin profile's tuning: {error}. Update the board with 'make "
+                    "firmware-deploy' (see firmware/README.md), or check the profile."
+                ) from None
         status = self._link.request("STATUS")
         self.board_info = info
         self._presses_seen = int(status.get("presses", "0"))  # this boot's count, from now on
@@ -447,13 +458,13 @@ class BoardDrive:
         reason = _reason_for(job, status)
         if reason == "running":
             return None
-        if reason == "unknown":  # never arrived, or the board lost power and the run with it
+        if reason == "unknown":  # never arrived, or the board restarted and the run is gone
             cut = self._cut_jobs.get(job)
             restarted = cut is not None and status.get("boot") != str(cut.boot)
             detail = f"the board does not know the run: {result.ejected} card(s) as reported"
             if restarted and result.ejected:
                 detail = (
-                    f"the launcher board lost power mid-eject after reporting {result.ejected} "
+                    f"the launcher board {self._forgot()} after reporting {result.ejected} "
                     "card(s); check the launcher's throat"
                 )
                 self._launcher.latch(Fault("board", detail))
@@ -464,6 +475,17 @@ class BoardDrive:
             detail = f"the launcher board restarted mid-eject after {ejected} card(s)"
             self._launcher.latch(Fault("board", detail + "; check the launcher"))
         return self._settled(job, Settlement(result, ejected, reason, detail))
+
+    def _forgot(self) -> str:
+        """Why a board that restarted no longer knows a run, from what it said at HELLO."""
+        info = self.board_info
+        if info is None or info.reset == "power":
+            return "lost power mid-eject"
+        if info.memory in ("old", "torn"):
+            return f"restarted mid-eject and discarded its memory ({info.memory})"
+        if info.memory == "off":
+            return f"restarted mid-eject and keeps nothing across a reset ({info.chip})"
+        return "restarted mid-eject and keeps only its last run across a reset"
 
     def _settled(self, job: int, settlement: Settlement) -> Settlement:
         self._cut_jobs.pop(job, None)
@@ -540,7 +562,9 @@ def _reason_for(job: int, status: dict[str, str]) -> str:
 
 
 def tune_args(profile: PinProfile) -> list[str]:
-    """The profile's ejector and press tuning as ``TUNE`` arguments (the board's units)."""
+    """The profile's ejector, motor and press tuning as ``TUNE`` arguments (the board's units):
+    the brake before the retract, and the duty cap that keeps a stalled motor's current within
+    the driver's rating (rounded down, so the board's cap is never above the profile's)."""
     t = profile.ejector
     values = {
         "speed": round(t.speed * 1000),
@@ -555,5 +579,7 @@ def tune_args(profile: PinProfile) -> list[str]:
         "retract_speed": round(t.retract_speed * 1000),
         "max_run_ms": min(30_000, round(t.max_run_ms)),
         "debounce_ms": round(profile.press.debounce_ms),
+        "brake_ms": round(t.brake_ms),
+        "max_duty": max(1, math.floor(profile.motor.max_duty * 1000 + 1e-6)),
     }
     return [proto.kv(key, value) for key, value in values.items()]

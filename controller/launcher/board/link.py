@@ -86,6 +86,8 @@ class BoardInfo:
     boot: int
     events: int
     driver: str
+    chip: str = "?"  # RP2040, RP2350, unknown ("?": a firmware that does not say)
+    memory: str = "?"  # what its scratch registers held at boot: run, none, torn, old, off
 
 
 @dataclass(frozen=True)
@@ -319,12 +321,31 @@ class BoardLink:
             boot=int(given.get("boot", "0")),
             events=int(given.get("ev", "0")),
             driver=given.get("driver", "?"),
+            chip=given.get("chip", "?"),
+            memory=given.get("mem", "?"),
         )
         conn.boot, conn.last_event = info.boot, info.events
         self.info = info
         log.info(
-            "launcher board on %s: firmware %s, reset %s", conn.port, info.firmware, info.reset
+            "launcher board on %s: firmware %s on %s, reset %s",
+            conn.port,
+            info.firmware,
+            info.chip,
+            info.reset,
         )
+        if info.memory in ("old", "torn"):
+            log.warning(
+                "the launcher board discarded its scratch registers at boot (%s: %s): a run "
+                "before that boot cannot be counted from them",
+                info.memory,
+                "another firmware's layout" if info.memory == "old" else "damaged",
+            )
+        elif info.memory == "off":
+            log.warning(
+                "the launcher board (chip %s) keeps nothing across a reset: a run a reset "
+                "interrupts is counted from what it reported before",
+                info.chip,
+            )
         return info
 
     def _heartbeat(self, conn: _Connection) -> None:

@@ -3,7 +3,8 @@
 When the link to the board is lost mid-run, `SerialLauncher.eject` does not wait for it: it
 returns at once what it heard so far (the cards the board reported, and a card it said was
 leaving the beam). The board meanwhile finishes or stops the run on its own (3 s of host
-silence) and keeps each job's count. A `Settler` thread asks for every such job
+silence) and keeps the count of its last 8 runs (in RAM; through a reset, only its last run's,
+in its scratch registers). A `Settler` thread asks for every such job
 (``STATUS job=<id>``) whenever the link is up, until the board's answer is final, and hands a
 `Settlement` (the result returned, and the board's count) to the consumers: the table corrects
 its record of the press with it.
@@ -29,8 +30,9 @@ POLL = 0.25  # seconds between questions about a run the board is still finishin
 class Settlement:
     """A run the link cut off, settled. `result` is what `eject()` returned at the time (the
     very object); `ejected` is the board's own count; `reason` the board's (``count``, ``jam``,
-    ``empty``, ``timeout``, ``stopped``, ``reset`` after a reset, ``unknown`` if it lost power
-    and with it the run: then `ejected` is what it reported before)."""
+    ``empty``, ``timeout``, ``stopped``, ``reset`` after a reset, ``unknown`` if it no longer
+    knows the run, having lost power or kept only a later run through a reset: then `ejected`
+    is what it reported before)."""
 
     result: EjectResult
     ejected: int

@@ -1,6 +1,9 @@
 """The board's program on MicroPython: commands, idempotence, the run, safety stops, host
 silence, the watchdog, and counting across a reset."""
 
+import random
+
+import uno_app
 import uno_proto
 from rig import Feeder, Rig
 
@@ -353,3 +356,138 @@ def test_a_card_that_cleared_the_beam_counts_when_the_run_stops():
     rig.send("STOP")  # ...but it has left
     (done,) = rig.events("DONE")
     assert done["ejected"] == "1" and rig.line("forward") == 0 and rig.line("backward") == 0
+
+
+def reply_to(rig, frame):
+    """Feed one raw frame; the board's reply frame (raw bytes) and everything it wrote."""
+    before = len(rig.out)
+    rig.board.receive(frame)
+    written = rig.out[before:]
+    replies = [raw for raw in written if uno_proto.decode(raw)[1] in ("ACK", "NAK")]
+    assert len(replies) == 1, written
+    return replies[0], written
+
+
+def test_a_status_too_long_for_a_frame_leaves_out_fields_and_never_faults():
+    rig = Rig()
+    rig.hello()
+    rig.board.events = 2**30 - 1  # counters after a long, long uptime
+    rig.hw.button._s[5] = 2**31 - 1  # presses
+    rig.ok("EJECT", "job=%d" % 2**30, "n=200", "speed=1000", "deadline=60000")
+    for _ in range(5000):  # no card: empty, brake, then the retract
+        if rig.board.ejector.phase == 2:
+            break
+        rig.run(1)
+    assert rig.board.ejector.phase == 2 and rig.line("backward") > 0
+    frame = uno_proto.encode(2**30, "STATUS", ["job=%d" % 2**30])
+    raw, written = reply_to(rig, frame)
+    assert len(raw) <= uno_proto.MAX_LINE + 1
+    _n, word, args = uno_proto.decode(raw)
+    given = uno_proto.fields(args)
+    assert word == "ACK" and given["cut"] == "1", given
+    for key in ("job", "n", "ejected", "reason", "boot", "button", "presses", "lid", "motor"):
+        assert key in given, (key, given)  # what the host acts on is kept
+    assert (given["job"], given["reason"]) == (str(2**30), "running")
+    assert given["presses"] == str(2**31 - 1) and "session" not in given
+    assert not [w for w in written if b" FAULT " in w] and rig.board.session
+    assert reply_to(rig, frame)[0] == raw  # a retransmission: the same reply, not executed
+    rig.run(300)
+    assert rig.events("DONE")[-1]["reason"] == "empty"
+    assert rig.line("forward") == 0 and rig.line("backward") == 0
+
+
+def test_an_unknown_command_as_long_as_a_frame_is_answered_not_a_fault():
+    rig = Rig()
+    rig.hello()
+    body_room = uno_proto.MAX_LINE - 9 - len("1073741823 ")
+    frame = uno_proto.encode(2**30 - 1, "Q" * body_room)  # valid, 160 bytes before the newline
+    assert len(frame) == uno_proto.MAX_LINE + 1
+    raw, written = reply_to(rig, frame)
+    num, word, args = uno_proto.decode(raw)
+    assert (num, word, args[0]) == (2**30 - 1, "NAK", "unknown")
+    assert len(raw) <= uno_proto.MAX_LINE + 1 and len(written) == 1
+    assert rig.board.session and rig.ok("STATUS")["session"] == "1"
+
+
+def test_fit_keeps_the_nak_code_and_says_what_was_cut():
+    raw = uno_app.fit(7, "NAK", ["args", "detail=" + "x" * 300])
+    assert uno_proto.decode(raw) == (7, "NAK", ["args", "cut=1"])
+    raw = uno_app.fit(8, "ACK", ["k%d=%d" % (i, 10**9) for i in range(30)])
+    num, word, args = uno_proto.decode(raw)
+    assert (num, word, args[-1]) == (8, "ACK", "cut=1") and args[0] == "k0=%d" % 10**9
+    assert uno_app.fit(9, "ACK", ["a=1"]) == uno_proto.encode(9, "ACK", ["a=1"])  # as it was
+
+
+def test_fuzz_long_valid_frames_never_fault_the_board():
+    random.seed(4321)
+    rig = Rig()
+    rig.hello()
+    words = ("STATUS", "PING", "SHOW", "TUNE", "STOP", "X")
+    for round_ in range(300):
+        word = words[round_ % len(words)]
+        if word == "X":
+            word = "Z" * (1 + random.getrandbits(7))
+        args = []
+        while True:
+            key = "".join(
+                "abcdefghij"[random.getrandbits(3)] for _ in range(random.getrandbits(4) + 1)
+            )
+            token = key + "=" + str(random.getrandbits(30))
+            if (
+                len(str(2**30) + " " + word + " " + " ".join(args + [token])) + 9
+                > uno_proto.MAX_LINE
+            ):
+                break
+            args.append(token)
+        try:
+            frame = uno_proto.encode(2**30 - round_, word, args)
+        except ValueError:
+            continue
+        raw, written = reply_to(rig, frame)
+        assert len(raw) <= uno_proto.MAX_LINE + 1
+        assert not [w for w in written if b" FAULT " in w], written
+        assert rig.board.session
+    assert max(rig.history("forward")) == 0  # none of it moved the motor
+
+
+def test_brake_ms_and_max_duty_from_tune_are_what_the_motor_does():
+    rig = Rig()
+    rig.hello()
+    rig.ok("TUNE", "brake_ms=200", "max_duty=600", "retract_speed=900")
+    feeder = Feeder(rig)
+    rig.ok("EJECT", "job=3", "n=1", "speed=1000", "deadline=5000")
+    seen = []  # (ms, forward, backward) at every change
+
+    def watch():
+        feeder.tick()
+        state = (rig.line("forward"), rig.line("backward"))
+        if not seen or seen[-1][1:] != state:
+            seen.append((rig.time.ticks_ms(),) + state)
+
+    rig.run(1000, each=watch)
+    driven = [s for s in seen if s[1:] != (1.0, 1.0)]  # the brake shorts the winding: not a duty
+    assert max(max(s[1], s[2]) for s in driven) <= 0.6 + 1e-9, seen  # forward and retract capped
+    brake = [i for i, s in enumerate(seen) if s[1:] == (1.0, 1.0)]
+    (start,) = brake
+    ms = rig.time.ticks_diff(seen[start + 1][0], seen[start][0])
+    assert 200 <= ms <= 202, (ms, seen)  # braked for brake_ms, then reversed
+    assert seen[start + 1][1] == 0 and seen[start + 1][2] > 0
+    assert seen[-1][1:] == (0.0, 0.0)
+
+
+def test_tune_accepts_the_pin_profiles_whole_brake_range():
+    rig = Rig()
+    rig.ok("TUNE", "brake_ms=1000")
+    assert rig.board.tuning.brake_ms == 1000
+    assert rig.send("TUNE", "brake_ms=1001")[2][0] == "args"
+
+
+def test_a_command_numbered_past_any_sequence_number_is_damaged_not_a_fault():
+    rig = Rig()
+    rig.hello()
+    digits = uno_proto.MAX_LINE - 9 - len(" X")
+    for num in (2**30 + 1, int("9" * digits)):  # both valid frames; no host numbers so
+        raw, written = reply_to(rig, uno_proto.encode(num, "X"))
+        assert uno_proto.decode(raw) == (0, "NAK", ["format", "detail=num"]) and len(written) == 1
+    assert rig.board.session and rig.ok("PING")
+    assert rig.send("PING", seq=2**30)[1] == "ACK"  # the largest the host sends

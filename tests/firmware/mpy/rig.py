@@ -13,7 +13,10 @@ PINS = dict(uno_board.PINS)
 
 
 class Rig:
-    def __init__(self, pins=None, recall=None, beam_blocked=False, **board):
+    """`scratch`: a `uno_scratch.Scratch` the board keeps its run in (default: a stand-in in
+    RAM, with `recall` saying what a reset would give back)."""
+
+    def __init__(self, pins=None, recall=None, beam_blocked=False, scratch=None, **board):
         self.pins = dict(pins or PINS)
         self.time = FakeTime()
         self.machine = FakeMachine()
@@ -27,12 +30,16 @@ class Rig:
         self.out = []
         self.saved = None  # (job, requested, count, reason): the run's start or end
         self.scratch = array("i", [0, 0])  # count, pending: written from the beam's interrupt
+        persist, progress = self._persist, self._progress
+        if scratch is not None:
+            persist, progress = scratch.persist, scratch.progress
+            recall = recall or scratch.recall
         self.board = uno_app.Board(
             self.hw,
             self.time,
             self.out.append,
-            persist=self._persist,
-            progress=self._progress,
+            persist=persist,
+            progress=progress,
             recall=recall or (lambda: None),
             wdt=self.wdt,
             **board,

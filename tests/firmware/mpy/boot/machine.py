@@ -1,5 +1,5 @@
 """A fake ``machine`` module for booting the real ``main.py`` on MicroPython's unix port: the
-pins of `fakes.FakeMachine`, watchdog scratch registers in RAM, and a watchdog that ends the
+pins of `fakes.FakeMachine`, registers (``mem32``) in RAM, and a watchdog that ends the
 program (SystemExit) after `FEEDS` feeds, so a test can boot the board, talk to it over
 stdin/stdout and see it stop."""
 
@@ -19,14 +19,18 @@ enable_irq = _machine.enable_irq
 
 
 class _Mem32:
+    """Registers in RAM (0 until written); `written` collects every address main.py wrote."""
+
     def __init__(self):
         self.words = {}
+        self.written = set()
 
     def __getitem__(self, address):
         return self.words.get(address, 0)
 
     def __setitem__(self, address, value):
         self.words[address] = value & 0xFFFFFFFF
+        self.written.add(address)
 
 
 mem32 = _Mem32()
