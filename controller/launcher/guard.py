@@ -66,6 +66,7 @@ from controller.launcher.guard_process import (
     RELEASE,
     STOPPED,
     drive_off,
+    env_seconds,
     load_factory,
     main,
     process_state,
@@ -114,16 +115,10 @@ def factory_spec() -> str:
 
 def start_timeout() -> float:
     """Seconds to wait for the guard to start: ``$UNO_ATTACK_GUARD_START_TIMEOUT``, else 60."""
-    text = os.environ.get(START_TIMEOUT_ENV, "").strip()
-    if not text:
-        return START_TIMEOUT
     try:
-        seconds = float(text)
-    except ValueError:
-        seconds = 0.0
-    if not seconds > 0 or seconds == float("inf"):
-        raise GuardUnavailable(f"{START_TIMEOUT_ENV} must be a number of seconds, not {text!r}")
-    return seconds
+        return env_seconds(START_TIMEOUT_ENV, START_TIMEOUT)
+    except BackendUnavailable as error:
+        raise GuardUnavailable(str(error)) from None
 
 
 class MotorGuard:

@@ -60,7 +60,27 @@ RELEASE = b"r"
 BEAT_S = 0.02  # the owner's heartbeat while the motor may be on
 STALE_S = 0.06  # a heartbeat this late: look whether the owner is stopped
 LOOK_S = 0.01  # then look again this often
-HUNG_S = 1.0  # a running owner silent this long with the motor on is hung
+HUNG_ENV = "UNO_ATTACK_GUARD_HUNG_S"
+
+
+def env_seconds(name: str, default: float) -> float:
+    """A positive, finite number of seconds from ``$name``, else `default`."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = 0.0
+    if not 0 < seconds < float("inf"):
+        raise BackendUnavailable(f"{name} must be a number of seconds, not {text!r}")
+    return seconds
+
+
+# A running owner silent this long with the motor on is hung. Long enough that a busy Pi's
+# scheduler never makes a live owner look hung (under software emulation beside CPU hogs a
+# live owner once went 2.3 s without a beat); a stopped owner is seen at once all the same.
+HUNG_S = env_seconds(HUNG_ENV, 3.0)
 PATIENCE = 2.0  # seconds the guard keeps trying to claim a line the dead process still holds
 IGNORED = (
     signal.SIGINT,

@@ -17,8 +17,10 @@ import pytest
 IN_GUEST = os.environ.get("KGPIO_GUEST") == "1"
 if IN_GUEST:
     # Python in the guest runs 15-30x slower than on the host: a new interpreter importing
-    # gpiozero once took the guard's whole default minute to start
+    # gpiozero once took the guard's whole default minute to start, and beside CPU hogs a
+    # live launcher went 2.3 s without a heartbeat (its guard judged it hung)
     os.environ.setdefault("UNO_ATTACK_GUARD_START_TIMEOUT", "600")
+    os.environ.setdefault("UNO_ATTACK_GUARD_HUNG_S", "30")
 else:
     collect_ignore_glob = ["test_*.py"]
 
