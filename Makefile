@@ -15,7 +15,7 @@ CHROMIUM := /usr/bin/chromium
 run: $(VENV)/.run
 	$(VENV)/bin/uno-attack run --demo $(RUN_ARGS)
 
-test: $(VENV)/.test chromium lint typecheck pytest
+test: $(VENV)/.test chromium lint typecheck pytest test-kernel
 
 # Install Chromium (and a CJK font for the Chinese screenshots) for the browser tests when it
 # is missing and we may: as root with apt-get. Otherwise those tests skip and say why.
