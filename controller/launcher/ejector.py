@@ -6,33 +6,51 @@ the stamp the kernel gave them; `stop()` puts a marker on the same queue, so eve
 once. Edges are judged on their stamps, never on when they arrive; the clock (the one that
 stamps them) times the deadlines, the soft start, the log of duties and the brake and retract.
 The motor is switched off in a ``finally`` on every path out of a run, exceptions and signals
-included, and every run has a hard deadline.
+included, and every run has a hard deadline: the time the motor is driven forward (a motor held
+still, while a late edge is awaited, runs away from nothing), and three times that in all.
 
-The ejector keeps a log of the duties it set (`_Pace`), so a pulse is measured in wheel travel
-and a slow last card or a deal is not mistaken for two cards. The last card is fed at
-`last_card_speed`, and while it is fed the beam's level is read every few ms: once it has read
-blocked and then clear, the motor holds until the card's (late) edge has been judged, so the
-motor never runs on, feeding a card nobody counts, while an edge waits for the GIL. The retract
-brakes first, then reverses.
+The ejector keeps a log of the duties it set (`wheel.DutyLog`), and knows the motor's dead
+zone, lag and coast from the pin profile (measured by `calibrate`): a pulse is measured in
+cards of wheel travel, so a slow last card, a deal or a motor that is still spinning up is not
+mistaken for two cards, and a card that slows as the hopper fills moves the reference with it
+(`pulses.CardReference`). The last card is fed at `last_card_speed`, and while it is fed the
+beam's level is read every few ms: once it has read blocked and then clear, the motor holds
+until the card's (late) edge has been judged, so the motor never runs on, feeding a card
+nobody counts, while an edge waits for the GIL. The retract brakes first, then reverses.
+
+A late counter never declares a fault. Jams and empty hoppers are judged in wheel travel, not
+time (a motor held still moves no card), and a suspected one stops the motor and listens until
+the edges on their way have arrived before it is declared (a false alarm runs on). A card that
+crosses the beam as the run ends is real: until the forward motion ended every complete pulse
+counts, at return if its edges came by then, else later as a `late_cards.Settlement` for the
+settlement consumers.
 """
 
 from __future__ import annotations
 
+import collections
 import logging
 import math
 import queue
+import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from controller.launcher.devices import FeedMotor
+from controller.launcher.drivers import DRIVERS, levels
+from controller.launcher.late_cards import RunTail, SettlementConsumer
 from controller.launcher.pins import EjectorTuning
-from controller.launcher.pulses import PulseCounter, PulseWindow
+from controller.launcher.pulses import CardReference, PulseCounter, PulseWindow
+from controller.launcher.wheel import DutyLog, Wheel
 
 log = logging.getLogger(__name__)
 Edge = tuple[float, bool]
 LEVEL_POLL_S = 0.002  # how often the beam's level is read while an edge is due
+SETTLE_MIN_S = 0.03  # real seconds a check listens for edges on their way, at least
+SETTLE_MAX_S = 2.0  # ...and at most
+MEASURING_SLACK = 4.0  # calibrate's runs: jams and timeouts this many times further away
 
 StopReason = Literal["count", "jam", "empty", "timeout", "stopped"]
 Clock = Callable[[], float]
@@ -44,9 +62,10 @@ class EjectResult:
 
     `pulse_ms` are the counted pulses' beam widths, `pulse_cards` their lengths in cards of
     wheel travel at the run speed (1.0 is one card; `calibrate` measures it), `card_at_ms` the
-    times (since the motor started) at which each cleared the beam. `doubles` counts pulses
-    that held overlapping cards: they are counted, and flagged, because a double at the end of a
-    run means more cards came out than were asked for.
+    times (since the motor started) at which each cleared the beam, `duties` the duties the
+    run set, as (ms since the start, duty). `doubles` counts pulses that held overlapping
+    cards: they are counted, and flagged, because a double at the end of a run means more cards
+    came out than were asked for (so does a card the wheel fed as the run stopped).
     `reason`: ``count`` (all requested cards counted), ``jam`` (beam blocked too long, or beam
     activity but no card in time), ``empty`` (the motor ran and nothing crossed the beam),
     ``timeout`` (the hard deadline), ``stopped`` (`stop()` or shutdown).
@@ -62,6 +81,7 @@ class EjectResult:
     noise: int = 0
     doubles: int = 0
     detail: str = ""
+    duties: tuple[tuple[float, float], ...] = ()
 
     @property
     def complete(self) -> bool:
@@ -73,38 +93,39 @@ class _Stop:
     detail: str
 
 
-class _Pace:
-    """The forward duty the ejector set, over time: wheel travel between two stamps."""
+class _EdgeLag:
+    """How late edges reach the ejector's callback (seconds on the stamping clock): a maximum
+    that forgets slowly. A check listens twice that long for edges still on their way. Updated
+    from the callback thread; a lost update between threads only shortens one wait."""
 
-    def __init__(self, start: float) -> None:
-        self._log: list[tuple[float, float]] = [(start, 0.0)]
+    HALF_LIFE_S = 5.0
 
-    def set(self, t: float, duty: float) -> None:
-        self._log.append((t, duty))
+    def __init__(self) -> None:
+        self.recent = 0.0
+        self._at = time.monotonic()
 
-    def __call__(self, t0: float, t1: float) -> float:
-        travel = 0.0
-        for i, (since, duty) in enumerate(self._log):
-            until = self._log[i + 1][0] if i + 1 < len(self._log) else math.inf
-            overlap = min(t1, until) - max(t0, since)
-            if overlap > 0:
-                travel += overlap * duty
-        return travel
+    def saw(self, lag: float) -> None:
+        now = time.monotonic()
+        self.recent *= 0.5 ** ((now - self._at) / self.HALF_LIFE_S)
+        self._at = now
+        self.recent = max(self.recent, lag)
+
+    def settle_s(self) -> float:
+        return min(max(2 * self.recent, SETTLE_MIN_S), SETTLE_MAX_S)
 
 
 class _LastCardWatch:
     """The beam's level while the last card is fed. Once the level has read blocked and then
     clear, that card has left: the motor holds until the counter has judged the card's (late)
-    edges, so it never feeds one more card while they wait for the GIL; at most `HOLD_S`."""
-
-    HOLD_S = 0.5
+    edges, so it never feeds one more card while they wait for the GIL (for at most `hold_s`,
+    in case the level read was a glitch)."""
 
     def __init__(self) -> None:
         self.blocked_at: float | None = None
         self.clear_at: float | None = None
         self._judged_before: float | None = None
 
-    def hold(self, counter: PulseCounter, blocked_now: bool, now: float) -> bool:
+    def hold(self, counter: PulseCounter, blocked_now: bool, now: float, hold_s: float) -> bool:
         if blocked_now:
             if self.blocked_at is None:
                 self.blocked_at, self._judged_before = now, counter.last_end
@@ -116,7 +137,7 @@ class _LastCardWatch:
             return False
         judged = counter.idle and counter.last_end != self._judged_before
         self.clear_at = self.clear_at if self.clear_at is not None else now
-        if judged or now - self.clear_at > self.HOLD_S:
+        if judged or now - self.clear_at > hold_s:
             self.blocked_at = self.clear_at = None
             return False
         return True
@@ -147,8 +168,47 @@ class _Ramp:
         return self.step != before
 
 
+@dataclass
+class _Run:
+    """One run's state: what it asked, its duty log and its counter, and when the beam's level
+    (always read *now*, never late) was last seen clear and blocked."""
+
+    cards: int
+    speed: float
+    start: float
+    budget: float  # seconds the motor may be driven forward
+    pace: DutyLog
+    counter: PulseCounter
+    clear_seen: float = -math.inf
+    blocked_seen: float = -math.inf
+
+    @property
+    def deadline(self) -> float:
+        """When the budget runs out, as the motor is driven now."""
+        return min(self.pace.when_driven(self.budget), self.start + 3 * self.budget)
+
+    def saw(self, now: float, blocked: bool) -> None:
+        if blocked:
+            self.blocked_seen = now
+        else:
+            self.clear_seen = now
+
+    def refuted(self, verdict: str) -> bool:
+        """The level read since says otherwise: the edges that show it are still on their way
+        (a beam seen clear during the pulse of a "jam"; a card seen in the beam since the last
+        one counted, for an "empty" hopper)."""
+        counter = self.counter
+        if verdict == "jam":
+            start = counter.pulse_start
+            return not counter.overlong and start is not None and self.clear_seen > start
+        since = self.start if counter.last_card is None else counter.last_card
+        return self.blocked_seen > since
+
+
 class Ejector:
     """Runs the feed motor against the beam. One run at a time, in the owner thread."""
+
+    TAILS = 4  # finished runs still listening for late edges
 
     def __init__(
         self,
@@ -163,14 +223,68 @@ class Ejector:
         self._beam_blocked = beam_blocked
         self._clock = clock
         self._queue: queue.SimpleQueue[Edge | _Stop] = queue.SimpleQueue()
-        self._collecting = False
         self._pending: list[Edge | _Stop] = []
-        self.one_card_ms_at_full = 0.0  # one card's pulse at duty 1 (0: no double detection)
+        self._route = threading.Lock()  # who gets an edge: the running run, or a tail
+        self._collecting_since: float | None = None
+        self._tails: collections.deque[RunTail] = collections.deque(maxlen=self.TAILS)
+        self._consumers: list[SettlementConsumer] = []
+        self._timers: dict[int, threading.Timer] = {}  # a tail's report, waiting for quiet
+        self._lag = _EdgeLag()
+        self._reference: CardReference | None = None
+        self._gaps: collections.deque[float] = collections.deque(maxlen=24)
+        self.one_card_ms_at_full = 0.0  # one card's pulse at full duty (0: from the wheel's size)
+        self.measuring = False  # calibrate's runs: no doubles, jams and timeouts far away
+
+    @property
+    def wheel(self) -> Wheel:
+        """The motor as the profile knows it (one card's time from `one_card_ms_at_full`)."""
+        wheel = Wheel.of_motor(self.motor.config)
+        if self.one_card_ms_at_full > 0:
+            wheel = replace(wheel, card_s=self.one_card_ms_at_full / 1e3)
+        return wheel
+
+    def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
+        """Receive a `Settlement` whenever a finished run's count changes (a card heard late),
+        on the thread that delivered its edge: be quick."""
+        self._consumers.append(consumer)
 
     def on_beam(self, t: float, blocked: bool) -> None:
-        """gpiozero callback: hand the stamped edge on (only while a run is collecting)."""
-        if self._collecting:
-            self._queue.put((t, blocked))
+        """gpiozero callback: hand the stamped edge on, to the run or to a finished run's tail
+        (it only queues, or advances that tail's counter and sets a timer to report it)."""
+        self._lag.saw(max(self._clock() - t, 0.0))
+        with self._route:
+            since = self._collecting_since
+            if since is not None and t >= since:
+                self._queue.put((t, blocked))
+                return
+            for tail in self._tails:
+                if tail.covers(t):
+                    if tail.edge(t, blocked):
+                        self._report_later(tail)
+                    return
+
+    def _report_later(self, tail: RunTail) -> None:
+        """Report `tail`'s count once its late edges have stopped coming for a while (one
+        correction for a burst of them)."""
+        timer = self._timers.pop(id(tail), None)
+        if timer is not None:
+            timer.cancel()
+        timer = threading.Timer(self._lag.settle_s(), self._report, args=(tail,))
+        timer.name, timer.daemon = "late-count", True
+        self._timers[id(tail)] = timer
+        timer.start()
+
+    def _report(self, tail: RunTail) -> None:
+        with self._route:
+            self._timers.pop(id(tail), None)
+            late = tail.report()
+        if late is None:
+            return
+        for consumer in list(self._consumers):
+            try:
+                consumer(late)
+            except Exception:  # one broken consumer must not stop the others
+                log.exception("late count consumer %r failed", consumer)
 
     def stop(self, detail: str = "stopped") -> None:
         """Abort the current run (from any thread); the motor is off when `run` returns."""
@@ -182,124 +296,303 @@ class Ejector:
         if cards <= 0:
             return EjectResult(max(cards, 0), 0, "count")
         self._drain()
-        self._collecting = True
         speed = speed or self.tuning.speed
+        wheel = self.wheel
+        start = self._clock()
+        pace = DutyLog(start, wheel)
+        window = self._window(wheel)
+        counter = PulseCounter(
+            window, start, self._beam_blocked(), pace=pace, reference=self._card(window)
+        )
+        budget = self.tuning.deadline_ms(cards) / 1e3 * self._slack
+        run = _Run(cards, speed, start, budget, pace, counter)
+        with self._route:
+            self._collecting_since = start
         try:
-            start = self._clock()
-            pace = _Pace(start)
-            window = PulseWindow.of(self.tuning, self.one_card_ms_at_full)
-            counter = PulseCounter(window, start, self._beam_blocked(), pace=pace)
-            reason, detail = self._feed(cards, counter, start, speed, pace)
+            try:
+                reason, detail = self._feed(run)
+            finally:
+                self._off(pace)
+            end = self._end_forward(reason, run)
+            self._gather(run, end)
+            with self._route:
+                self._take(run, end)
+                counter.finish_at(end)
+                result = self._result(run, reason, detail)
+                self._tails.append(RunTail(result, counter, end))
+                self._collecting_since = None
         finally:
-            self.motor.stop()
-            self._collecting = False
-        seconds = self._clock() - start
-        if reason in ("count", "empty", "timeout"):
-            self._retract()
-        card = window.card or 1.0
-        log.info(
-            "eject %d: %d counted (%s, %d doubles, %d noise), pulses %s ms, %s cards",
-            cards,
-            counter.count,
-            reason,
-            counter.doubles,
-            counter.noise,
-            [round(w * 1e3, 1) for w in counter.widths],
-            [round(n / card, 2) for n in counter.lengths],
-        )
-        return EjectResult(
-            cards,
-            counter.count,
-            reason,
-            seconds,
-            pulse_ms=tuple(round(w * 1e3, 3) for w in counter.widths),
-            card_at_ms=tuple(round((t - start) * 1e3, 3) for t in counter.card_times),
-            pulse_cards=tuple(round(n / card, 3) for n in counter.lengths),
-            noise=counter.noise,
-            doubles=counter.doubles,
-            detail=detail,
-        )
+            with self._route:
+                self._collecting_since = None
+        self._gaps.extend(counter.gaps)
+        self._log(result, counter, window)
+        return result
 
-    def _feed(
-        self, cards: int, counter: PulseCounter, start: float, speed: float, pace: _Pace
-    ) -> tuple[StopReason, str]:
+    @property
+    def _slack(self) -> float:
+        return MEASURING_SLACK if self.measuring else 1.0
+
+    def _window(self, wheel: Wheel) -> PulseWindow:
+        slowest = min(wheel.steady(d) for d in self.tuning.running_speeds.values())
+        card_ms = 0.0 if self.measuring else wheel.card_s * 1e3
+        window = PulseWindow.of(self.tuning, card_ms, max(slowest, 0.01))
+        return replace(window, max_travel=window.jam_travel * self._slack)
+
+    def _card(self, window: PulseWindow) -> CardReference | None:
+        """The single-card reference, kept from run to run (new when the calibration moved)."""
+        if window.card <= 0:
+            return None
+        if self._reference is None or self._reference.nominal != window.card:
+            self._reference = CardReference(window.card)
+        return self._reference
+
+    # --- the run ---
+
+    def _feed(self, run: _Run) -> tuple[StopReason, str]:
         t = self.tuning
-        deadline = start + t.deadline_ms(cards) / 1e3
-        ramp = _Ramp(start, min(t.start_speed, speed), speed, t.soft_start_ms / 1e3)
-        last = min(speed, t.last_card_speed)
+        ramp = _Ramp(run.start, min(t.start_speed, run.speed), run.speed, t.soft_start_ms / 1e3)
+        last = min(run.speed, t.last_card_speed)
         watch = _LastCardWatch()
+        counter = run.counter
         duty = -1.0
         while True:
             now = self._clock()  # the deadlines' clock; the edges carry their own stamps
-            for item in self._take_all():
-                if isinstance(item, _Stop):
-                    return "stopped", item.detail
-                counter.edge(*item)
             blocked_now = self._beam_blocked()  # the level now: edges may still be on the way
+            stopped = self._take(run)  # (after the read: every edge that has come by then)
+            if stopped is not None:
+                return "stopped", stopped
+            run.saw(now, blocked_now)
             counter.poll(now, blocked_now)
-            verdict = self._verdict(cards, counter, now, start, deadline, blocked_now)
+            verdict = self._verdict(run, now, blocked_now)
+            if verdict is not None and verdict[0] in ("jam", "empty"):
+                verdict = self._confirm(run, verdict)
+                if verdict is None:  # the edges on their way showed cards: run on
+                    duty = -1.0
+                    continue
             if verdict is not None:
                 return verdict
             ramp.advance(now)
-            on_last = counter.count == cards - 1
+            on_last = counter.count == run.cards - 1
             wanted = min(ramp.speed(), last) if on_last else ramp.speed()
-            if on_last and watch.hold(counter, blocked_now, now):
+            if on_last and watch.hold(counter, blocked_now, now, self._hold_s()):
                 wanted = 0.0  # the last card has left: hold until its late edges are judged
             if wanted != duty:
-                duty = self._set_speed(wanted, pace)
-            wake = min(deadline, counter.next_change(), ramp.next_time())
-            wake = min(wake, self._card_due(counter, start))
-            if on_last or blocked_now != counter.beam_blocked or wake <= now:
+                duty = self._set_speed(wanted, run.pace)
+            wake = min(run.deadline, counter.next_change(), ramp.next_time(), self._due(run))
+            if on_last or blocked_now != counter.beam_blocked or self._long(run, now):
                 wake = now + LEVEL_POLL_S if wake <= now else min(wake, now + LEVEL_POLL_S)
+            elif wake <= now:
+                wake = now + LEVEL_POLL_S
             self._wait(wake - self._clock())  # or until an edge or stop() arrives
 
-    def _set_speed(self, duty: float, pace: _Pace) -> float:
-        self.motor.forward(duty)
-        pace.set(self._clock(), min(duty, self.motor.config.max_duty))
-        return duty
+    @staticmethod
+    def _long(run: _Run, now: float) -> bool:
+        """The open pulse is longer than a card: read the level often, so a clear spell whose
+        edges are late is seen (it refutes a jam)."""
+        counter = run.counter
+        if not counter.beam_blocked:
+            return False
+        card = counter.reference.card if counter.reference is not None else run.pace.wheel.card_s
+        return counter.travel(now) > 0.9 * card
 
-    def _verdict(
-        self,
-        cards: int,
-        counter: PulseCounter,
-        now: float,
-        start: float,
-        deadline: float,
-        blocked_now: bool,
-    ) -> tuple[StopReason, str] | None:
-        if counter.count >= cards:
+    def _hold_s(self) -> float:
+        return self._lag.settle_s()
+
+    def _verdict(self, run: _Run, now: float, blocked_now: bool) -> tuple[StopReason, str] | None:
+        counter = run.counter
+        if counter.count >= run.cards:
             return "count", ""
         if counter.jammed(now, blocked_now):
-            return "jam", f"beam blocked for more than {self.tuning.max_pulse_ms:g} ms"
-        if now >= deadline:
-            return "timeout", f"hard deadline of {self.tuning.deadline_ms(cards):g} ms reached"
-        if counter.idle and not blocked_now and now >= self._card_due(counter, start):
+            return "jam", (
+                f"beam blocked for more than {self.tuning.max_pulse_ms:g} ms while the wheel "
+                "turned as far"
+            )
+        if now >= run.deadline:
+            budget = self.tuning.deadline_ms(run.cards)
+            return "timeout", f"hard deadline of {budget:g} ms of motor running reached"
+        if counter.idle and not blocked_now and now >= self._due(run):
             if counter.activity:
                 return "jam", "the beam saw movement but no complete card"
             waited = "first card" if counter.count == 0 else "next card"
             return "empty", f"no {waited} crossed the beam"
         return None
 
-    def _card_due(self, counter: PulseCounter, start: float) -> float:
+    def _due(self, run: _Run) -> float:
+        """When the next card is overdue: the wheel has moved as far as the timeout lets it at
+        the run's speed since the start or the last card (time the motor stood still, or ran
+        slow, does not count)."""
+        counter = run.counter
         if not counter.idle:
             return math.inf
-        if counter.last_card is None:
-            return start + self.tuning.first_card_timeout_ms / 1e3
-        return counter.last_card + self.tuning.card_gap_timeout_ms / 1e3
+        t = self.tuning
+        first = counter.last_card is None
+        timeout_ms = t.first_card_timeout_ms if first else t.card_gap_timeout_ms
+        since = run.start if counter.last_card is None else counter.last_card
+        travel = timeout_ms / 1e3 * self._slack * max(run.pace.wheel.steady(run.speed), 0.01)
+        return run.pace.when(since, travel)
 
-    def _retract(self) -> None:
+    def _confirm(
+        self, run: _Run, suspected: tuple[StopReason, str]
+    ) -> tuple[StopReason, str] | None:
+        """A jam or an empty hopper is suspected: stop the motor (a card in the beam now is no
+        jam, and no more cards come while we listen) and listen until the wheel is still and
+        the edges on their way have come: for a while, and for as long (up to `SETTLE_MAX_S`
+        more) as the level read says some are still coming (`_Run.refuted`). Then judge again
+        on everything heard. None: it was a late counter, not a fault."""
+        self._off(run.pace)
+        counter = run.counter
+        still_at = run.pace.still_at()
+        quiet_at = time.monotonic() + self._lag.settle_s()
+        give_up = quiet_at + SETTLE_MAX_S
+        while True:
+            now, level = self._clock(), self._beam_blocked()
+            stopped = self._take(run)
+            if stopped is not None:
+                return "stopped", stopped
+            counter.poll(now, level)
+            if counter.count >= run.cards:
+                return "count", ""
+            waited = time.monotonic()
+            heard = waited >= quiet_at and now >= still_at and counter.beam_blocked == level
+            if (heard and not run.refuted(suspected[0])) or waited >= give_up:
+                break
+            self._wait(LEVEL_POLL_S)
+        again = self._verdict(replace(run, budget=math.inf), now, level)
+        if again is not None and again[0] == suspected[0]:
+            return again
+        log.info("suspected %s was edges on their way: the run goes on", suspected[0])
+        return None
+
+    def _take(self, run: _Run, end: float = math.inf) -> str | None:
+        """Feed the queued edges stamped up to `end` to the run's counter; a clear edge after
+        `end` (the wheel going backward) pulls the card in the beam back. The detail of a
+        stop() among them, if any."""
+        stopped = None
+        for item in self._take_all():
+            if isinstance(item, _Stop):
+                stopped = stopped or item.detail
+                continue
+            t, blocked = item
+            if t <= end:
+                run.counter.edge(t, blocked)
+            elif not blocked:
+                run.counter.abandon()
+        return stopped
+
+    def _set_speed(self, duty: float, pace: DutyLog) -> float:
+        before = self._clock()
+        self.motor.forward(duty)
+        after = self._clock()
+        running = max(self.motor.value, 0.0)  # forward(0) leaves the lines as stop() does
+        pace.set((before + after) / 2, running, free=running == 0 and not self._stop_brakes)
+        return duty
+
+    def _off(self, pace: DutyLog) -> None:
+        before = self._clock()
+        self.motor.stop()
+        after = self._clock()
+        pace.set((before + after) / 2, 0.0, free=not self._stop_brakes)
+
+    @property
+    def _stop_brakes(self) -> bool:
+        """Whether the driver's off is its brake (PHASE/ENABLE: enable low)."""
+        kind = DRIVERS[self.motor.config.driver]
+        return kind.can_reverse and not any(levels(kind.brake, 0.0).values())
+
+    # --- after the motor stopped ---
+
+    def _end_forward(self, reason: StopReason, run: _Run) -> float:
+        """Retract if the run calls for it; the moment the wheel stopped moving cards forward
+        (the reverse began, or it coasted to a stop)."""
+        if reason in ("count", "empty", "timeout") and self._can_retract:
+            return self._retract(run.pace)
+        off = run.pace.last_change
+        if reason == "jam":
+            return off  # the stuck card is not out, whatever a person does with it now
+        coast = run.pace.still_at() - off
+        return off + 1.5 * coast + self.tuning.min_gap_ms / 1e3  # a real coast may run longer
+
+    @property
+    def _can_retract(self) -> bool:
+        return self.motor.can_reverse and self.tuning.retract_ms > 0
+
+    def _retract(self, pace: DutyLog) -> float:
         """Brake, then a short reverse pulse pulls a half-fed card back behind the beam."""
-        if not self.motor.can_reverse or self.tuning.retract_ms <= 0:
-            return
         try:
             self.motor.brake()
+            pace.set(self._clock(), 0.0)
             if not self._hold(self.tuning.brake_ms / 1e3):
-                return
+                return self._clock()
             self.motor.stop()
+            reverse = self._clock()
             self.motor.backward(self.tuning.retract_speed)
+            pace.set(reverse, -self.tuning.retract_speed)
             self._hold(self.tuning.retract_ms / 1e3)
+            return reverse
         finally:
             self.motor.stop()
+            pace.set(self._clock(), 0.0, free=not self._stop_brakes)
+
+    def _gather(self, run: _Run, end: float) -> None:
+        """Wait for this run's edges still on their way, while there is reason to think some
+        are: the edges and the level disagree, or the wheel moved far enough after the last
+        card for another to cross. What comes later is a late count."""
+        listen_until: float | None = None
+        while True:
+            now, level = self._clock(), self._beam_blocked()
+            self._take(run, end)
+            run.counter.poll(now, level)
+            if not self._maybe_on_the_way(run, end, level):
+                return
+            waited = time.monotonic()
+            if listen_until is None:
+                listen_until = waited + self._lag.settle_s()
+            if waited >= listen_until:
+                return
+            self._wait(LEVEL_POLL_S)
+
+    def _maybe_on_the_way(self, run: _Run, end: float, level: bool) -> bool:
+        counter = run.counter
+        if counter.beam_blocked != level or not counter.idle:
+            return counter.beam_blocked != level
+        gaps = list(self._gaps) + counter.gaps
+        if not gaps:
+            return counter.count > 0  # no gap known yet: listen once
+        since = counter.last_end if counter.last_end is not None else run.start
+        return run.pace(since, end) > 0.5 * min(gaps)
+
+    # --- the result ---
+
+    def _result(self, run: _Run, reason: StopReason, detail: str) -> EjectResult:
+        counter, start = run.counter, run.start
+        card = counter.window.card or 1.0
+        return EjectResult(
+            run.cards,
+            counter.count,
+            reason,
+            self._clock() - start,
+            pulse_ms=tuple(round(w * 1e3, 3) for w in counter.widths),
+            card_at_ms=tuple(round((t - start) * 1e3, 3) for t in counter.card_times),
+            pulse_cards=tuple(round(n / card, 3) for n in counter.lengths),
+            noise=counter.noise,
+            doubles=counter.doubles,
+            detail=detail,
+            duties=tuple((round((t - start) * 1e3, 3), round(d, 4)) for t, d in run.pace.changes()),
+        )
+
+    def _log(self, result: EjectResult, counter: PulseCounter, window: PulseWindow) -> None:
+        log.info(
+            "eject %d: %d counted (%s, %d doubles, %d noise), pulses %s ms, %s cards",
+            result.requested,
+            result.ejected,
+            result.reason,
+            result.doubles,
+            result.noise,
+            [round(w * 1e3, 1) for w in counter.widths],
+            list(result.pulse_cards),
+        )
+
+    # --- waiting ---
 
     def _hold(self, seconds: float) -> bool:
         """Wait `seconds` unless `stop()` is called (False then)."""

@@ -241,7 +241,9 @@ def open_launcher(
     factory = pin_factory if pin_factory is not None else sim_pin_factory()
     if not isinstance(factory, MockFactory):
         raise ValueError("the sim backend needs a MockFactory")
-    machine = SimulatedLauncher(profile, pin_factory=factory, options=sim, clock=clock)
+    machine = SimulatedLauncher(
+        profile, pin_factory=factory, options=sim, clock=clock, interrupts=False
+    )
     try:
         launcher = Launcher(profile, pin_factory=factory, clock=clock)
     except BaseException:

@@ -194,6 +194,13 @@ class Launcher:
         """Receive ``(status, fault)`` on every change, on the thread that made it: be quick."""
         self._status_consumers.append(consumer)
 
+    def add_settlement_consumer(self, consumer: Callable[[Any], None]) -> None:
+        """Receive every correction of a finished run's count (a card the beam saw as the run
+        ended, heard late: `late_cards.Settlement`), on the thread that learnt it: be quick."""
+        add = getattr(self.drive, "add_settlement_consumer", None)
+        if add is not None:
+            add(consumer)
+
     # --- status ---
 
     @property
@@ -492,6 +499,9 @@ class PinDrive:
 
     def feed(self, cards: int, speed: float | None) -> EjectResult:
         return self.ejector.run(cards, speed=speed)
+
+    def add_settlement_consumer(self, consumer: Callable[[Any], None]) -> None:
+        self.ejector.add_settlement_consumer(consumer)
 
     def stop(self, detail: str) -> None:
         self.ejector.stop(detail)

@@ -9,10 +9,11 @@ Sections: ``[motor]``, ``[button]``, ``[beam]`` (required); ``[button_led]``, ``
 ``[ejector]`` and ``[press]`` (tuning, with defaults); ``[calibration]`` (written by
 ``uno-attack calibrate``). Pin numbers are BCM GPIO numbers.
 
-The feed wheel's speed (``[motor] wheel_rpm`` and ``wheel_mm``) fixes how long a card blocks the
-beam at each duty: a profile file that leaves out ``min_pulse_ms`` or ``max_pulse_ms`` gets them
-from it (`derived_window`), a file that sets them is checked against it
-(`check_against_wheel`), and the simulator moves its cards at that speed.
+The feed wheel's speed (``[motor] wheel_rpm`` and ``wheel_mm``) and the motor's physics
+(``dead_zone``, ``time_constant_ms``, ``coast_ms``, ``sag``: `MotorPins`) fix how long a card
+blocks the beam at each duty: a profile file that leaves out ``min_pulse_ms`` or
+``max_pulse_ms`` gets them from it (`derived_window`), a file that sets them is checked against
+it (`check_against_wheel`), and the simulator moves its cards that way (`wheel.Wheel`).
 """
 
 from __future__ import annotations
@@ -56,11 +57,20 @@ class MotorPins(PinSection):
     so there is no retract. Every line needs a pull-down resistor (see hardware/README.md) and
     must be on a GPIO that is pulled down at boot (9-27), so the motor stays off from power-on.
 
-    ``wheel_rpm`` (the wheel's speed at full duty, under load) and ``wheel_mm`` (its diameter)
-    say how fast a card leaves: at duty ``d`` the surface moves ``pi * wheel_mm * wheel_rpm / 60
-    * d`` mm/s. ``stall_current_a`` (the motor's stall current at the supply voltage) against
-    ``driver_current_a`` (the driver's continuous rating per channel) caps the duty: a stalled
-    motor at duty ``d`` draws about ``d * stall_current_a``.
+    ``wheel_rpm`` (the wheel's speed at full duty, under load with a few cards in the hopper)
+    and ``wheel_mm`` (its diameter) say how fast a card leaves: at full duty the surface moves
+    ``pi * wheel_mm * wheel_rpm / 60`` mm/s. ``stall_current_a`` (the motor's stall current at
+    the supply voltage) against ``driver_current_a`` (the driver's continuous rating per
+    channel) caps the duty: a stalled motor at duty ``d`` draws about ``d * stall_current_a``.
+
+    A real motor is not linear (`wheel.Wheel` is the model; hardware/README.md, "Measuring the
+    motor", says how to measure each number once on the bench; ``uno-attack calibrate``
+    measures the dead zone and the time constant again, from the cards, and writes them here):
+    ``dead_zone`` is the lowest duty that moves a card (at duty ``d`` the wheel turns at
+    ``(d - dead_zone) / (1 - dead_zone)`` of its full-duty speed), ``time_constant_ms`` how
+    fast it follows a change of duty (63 % of the way in that time), ``coast_ms`` how long it
+    takes to stop from full speed with the driver off, ``sag`` the fraction of its speed lost
+    with a full hopper (or a weak supply). The defaults are an ideal motor.
     """
 
     SECTION = "motor"
@@ -76,6 +86,10 @@ class MotorPins(PinSection):
     wheel_mm: float = field(default=35.0, metadata={"gt": 0.0, "le": 500.0})
     stall_current_a: float = field(default=1.6, metadata={"gt": 0.0, "le": 50.0})
     driver_current_a: float = field(default=1.5, metadata={"gt": 0.0, "le": 50.0})
+    dead_zone: float = field(default=0.0, metadata={"ge": 0.0, "le": 0.9})
+    time_constant_ms: float = field(default=0.0, metadata={"ge": 0.0, "le": 2000.0})
+    coast_ms: float = field(default=0.0, metadata={"ge": 0.0, "le": 10_000.0})
+    sag: float = field(default=0.0, metadata={"ge": 0.0, "le": 0.9})
 
     def check(self) -> None:
         kind = DRIVERS[self.driver]
@@ -112,9 +126,18 @@ class MotorPins(PinSection):
         """The wheel's surface speed at full duty, in mm/s."""
         return math.pi * self.wheel_mm * self.wheel_rpm / 60.0
 
+    def steady(self, duty: float) -> float:
+        """The wheel's steady speed at `duty`, as a fraction of its full-duty speed (0 at or
+        below the dead zone)."""
+        if duty <= self.dead_zone:
+            return 0.0
+        return (min(duty, 1.0) - self.dead_zone) / (1 - self.dead_zone)
+
     def card_ms(self, duty: float) -> float:
-        """How long one card blocks the beam at `duty` (the card's speed is the wheel's)."""
-        return CARD_MM / (self.surface_mm_s * duty) * 1e3
+        """How long one card blocks the beam at `duty` (the card's speed is the wheel's;
+        inf at or below the dead zone)."""
+        speed = self.steady(duty)
+        return CARD_MM / (self.surface_mm_s * speed) * 1e3 if speed > 0 else math.inf
 
 
 @dataclass(frozen=True)
@@ -305,6 +328,12 @@ class PinProfile:
             seen[pin] = key
 
         motor, tuning = self.motor, self.ejector
+        for key, duty in tuning.running_speeds.items():
+            if duty <= motor.dead_zone:
+                raise PinProfileError(
+                    f"ejector.{key}: duty {duty:g} does not move a card: the motor's dead zone "
+                    f"is {motor.dead_zone:g} (motor.dead_zone); use a higher duty"
+                )
         for key, duty in (*tuning.running_speeds.items(), ("retract_speed", tuning.retract_speed)):
             if duty > motor.max_duty + 1e-9:
                 raise PinProfileError(
@@ -331,19 +360,25 @@ class PinProfile:
         return replace(self, press=replace(self.press, **changes))
 
     def one_card_ms(self, duty: float) -> float:
-        """One card's pulse at `duty`: measured by `calibrate` if it ran, else from the wheel."""
+        """One card's steady pulse at `duty`: measured by `calibrate` if it ran, else from the
+        wheel (both through the motor's dead zone; inf at or below it)."""
         cal = self.calibration
-        if cal is not None and cal.pulse_ms_median > 0:
-            return cal.pulse_ms_median * cal.speed / duty
+        speed = self.motor.steady(duty)
+        if speed <= 0:
+            return math.inf
+        if cal is not None and cal.pulse_ms_median > 0 and self.motor.steady(cal.speed) > 0:
+            return cal.pulse_ms_median * self.motor.steady(cal.speed) / speed
         return self.motor.card_ms(duty)
 
     def derived_window(self) -> dict[str, float]:
         """The pulse window this wheel (or calibration) calls for: noise under a quarter of one
-        card at the fastest running duty, a jam over two and a half cards at the slowest."""
+        card at the fastest running duty, a jam over two and a half cards at the slowest (with
+        a full hopper's sag)."""
         speeds = self.ejector.running_speeds.values()
+        slowest = self.one_card_ms(min(speeds)) / (1 - self.motor.sag)
         return {
             "min_pulse_ms": max(0.5, math.floor(self.one_card_ms(max(speeds)) / 4 * 10) / 10),
-            "max_pulse_ms": float(math.ceil(2.5 * self.one_card_ms(min(speeds)))),
+            "max_pulse_ms": float(min(math.ceil(2.5 * slowest), 60_000)),
         }
 
     def check_against_wheel(self) -> None:
@@ -353,7 +388,7 @@ class PinProfile:
         speeds = tuning.running_speeds
         slowest = min(speeds, key=lambda k: speeds[k])
         fastest = max(speeds, key=lambda k: speeds[k])
-        double = 2 * self.one_card_ms(speeds[slowest])
+        double = 2 * self.one_card_ms(speeds[slowest]) / (1 - self.motor.sag)
         if tuning.max_pulse_ms < double:
             raise PinProfileError(
                 f"ejector.max_pulse_ms: {tuning.max_pulse_ms:g} ms is a false jam: two "
@@ -370,7 +405,9 @@ class PinProfile:
 
     def _wheel(self) -> str:
         m = self.motor
-        return f"{m.wheel_mm:g} mm wheel at {m.wheel_rpm:g} rpm"
+        physics = f", dead zone {m.dead_zone:g}" if m.dead_zone else ""
+        physics += f", sag {m.sag:g}" if m.sag else ""
+        return f"{m.wheel_mm:g} mm wheel at {m.wheel_rpm:g} rpm{physics}"
 
 
 def _section_pins(section: Section | None) -> list[tuple[str, int]]:

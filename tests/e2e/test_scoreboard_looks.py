@@ -318,6 +318,8 @@ def test_sound_follows_the_launcher_and_stays_quiet_when_hidden(
     expect(page.locator("#sound")).to_have_text("Sound: on")
     page.locator("#sound").click()
     page.locator("#sound").click()  # a tap after the reload lets the browser play sound again
+    expect(page.locator("#sound")).to_have_attribute("data-audio", "running")
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")  # else it misses it
     table.act(type="Play", seat=table.state()["deal"]["to_move"], card="RH2")
     table.service.virtual_press()
     expect(page.locator("html")).to_have_attribute("data-sounds", re.compile("eject"))

@@ -80,7 +80,8 @@ def test_cli_calibrate_writes_a_tuned_profile(
     assert main(args) == 0
     assert "cards/s" in capsys.readouterr().out
     profile = load_pin_profile(out_path)
-    assert profile.calibration is not None and profile.calibration.samples == 3
+    # every run ejects 3 cards at the run speed and deals 3 at the deal speed
+    assert profile.calibration is not None and profile.calibration.samples == 6
     assert profile.ejector.min_pulse_ms < profile.calibration.pulse_ms_min
     assert profile.ejector.max_pulse_ms > profile.calibration.pulse_ms_max
     with open_launcher(profile, backend="sim") as launcher:

@@ -1,8 +1,13 @@
-"""Counting cards from beam edges (pure): the pulse-width window, dropouts, jams."""
+"""Counting cards from beam edges (pure): the pulse-width window, dropouts, jams in wheel
+travel, the single-card reference."""
 
 from __future__ import annotations
 
-from controller.launcher.pulses import PulseCounter, PulseWindow
+from dataclasses import replace
+
+import pytest
+
+from controller.launcher.pulses import CardReference, PulseCounter, PulseWindow
 
 WINDOW = PulseWindow(min_pulse=0.004, max_pulse=0.4, min_gap=0.002)
 
@@ -121,3 +126,55 @@ def test_pulse_counter_measures_doubles_in_wheel_travel() -> None:
     c.edge(2.9, False)  # 2.75 cards at half speed: three
     c.poll(3.0)
     assert (c.count, c.doubles) == (1 + 2 + 1 + 3, 2)
+
+
+def test_pulse_counter_judges_a_jam_in_time_and_wheel_travel() -> None:
+    window = PulseWindow(min_pulse=0.004, max_pulse=0.4, min_gap=0.002, max_travel=0.2)
+
+    def held_after_one_second(t0: float, t1: float) -> float:
+        """Half speed until t = 1, then the motor holds still."""
+        return 0.5 * max(0.0, min(t1, 1.0) - t0)
+
+    c = PulseCounter(window, 0.0, pace=held_after_one_second)
+    c.edge(0.5, True)
+    assert not c.jammed(0.85)  # 0.175 of travel in 0.35 s
+    assert c.jammed(0.95)  # 0.225 of travel in 0.45 s: too long, and too far
+    quick = PulseCounter(replace(window, max_travel=0.1), 0.0, pace=held_after_one_second)
+    quick.edge(0.5, True)
+    assert not quick.jammed(0.85), "far enough, not long enough (a late clear edge may come)"
+    still = PulseCounter(window, 0.0, pace=held_after_one_second)
+    still.edge(1.0, True)  # a card in the beam while the motor holds still
+    assert not still.jammed(60.0)
+
+
+def test_pulse_counter_finish_at_the_end_of_forward_motion() -> None:
+    c = PulseCounter(WINDOW, 0.0)
+    c.edge(0.1, True)
+    c.edge(0.15, False)
+    c.finish_at(0.151)  # the wheel stopped: no re-block can follow, the card is out
+    assert c.count == 1
+    c.edge(0.3, True)
+    c.finish_at(0.4)  # still blocked when the wheel stopped: no card
+    assert (c.count, c.idle) == (1, False)
+    c.abandon()  # the retract pulled it back
+    assert c.idle and c.count == 1
+
+
+def test_card_reference_follows_the_recent_single_cards() -> None:
+    window = PulseWindow(min_pulse=0.004, max_pulse=2.0, min_gap=0.002, card=0.2)
+    reference = CardReference(0.2)
+    c = PulseCounter(window, 0.0, reference=reference)
+    t = 0.0
+    for _ in range(5):  # the wheel runs 10 % faster than calibrated: singles measure 0.9
+        c.edge(t + 0.1, True)
+        c.edge(t + 0.28, False)
+        t += 0.5
+    c.poll(t)
+    assert c.count == 5 and reference.card == pytest.approx(0.18)
+    c.edge(t + 0.1, True)
+    c.edge(t + 0.1 + 0.18 * 1.6, False)  # a double trailing by 0.6: 1.44 calibrated cards
+    c.poll(t + 1.0)
+    assert (c.count, c.doubles) == (7, 1)
+    for _ in range(20):
+        reference.observe(0.01, 1)  # however far the singles drift, it stays near calibrated
+    assert reference.card == pytest.approx(0.2 / 1.35)

@@ -19,8 +19,8 @@ from controller.launcher.board.link import (
     LinkTiming,
 )
 from controller.launcher.board.ports import SYMLINK, find_port
-from controller.launcher.board.settle import Settlement
 from controller.launcher.ejector import Clock
+from controller.launcher.late_cards import Settlement
 from controller.launcher.pins import PinProfile
 from controller.launcher.sim import SimOptions
 

@@ -45,13 +45,14 @@ from controller.launcher.board.link import (
     Opener,
     PortFinder,
 )
-from controller.launcher.board.settle import Settlement, SettlementConsumer, Settler
+from controller.launcher.board.settle import Settler
 from controller.launcher.board.views import BoardDevices, BoardFeedback
 from controller.launcher.buttons import PressDetector
 from controller.launcher.devices import LauncherDevices
 from controller.launcher.ejector import Clock, EjectResult, StopReason
 from controller.launcher.errors import LauncherBusy, LauncherError, LauncherFault
 from controller.launcher.feedback import Feedback
+from controller.launcher.late_cards import Settlement, SettlementConsumer
 from controller.launcher.launcher import Fault, FaultKind, Launcher
 from controller.launcher.pins import PinProfile
 

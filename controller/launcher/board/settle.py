@@ -15,37 +15,17 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
 
 from controller.launcher.board.views import Requester
 from controller.launcher.ejector import EjectResult
 from controller.launcher.errors import LauncherError
+from controller.launcher.late_cards import Settlement, SettlementConsumer
 
 log = logging.getLogger(__name__)
 
 POLL = 0.25  # seconds between questions about a run the board is still finishing
 
 
-@dataclass(frozen=True)
-class Settlement:
-    """A run the link cut off, settled. `result` is what `eject()` returned at the time (the
-    very object); `ejected` is the board's own count; `reason` the board's (``count``, ``jam``,
-    ``empty``, ``timeout``, ``stopped``, ``reset`` after a reset, ``unknown`` if it no longer
-    knows the run, having lost power or kept only a later run through a reset: then `ejected`
-    is what it reported before)."""
-
-    result: EjectResult
-    ejected: int
-    reason: str
-    detail: str
-
-    @property
-    def difference(self) -> int:
-        """Cards more (or fewer) than the result said."""
-        return self.ejected - self.result.ejected
-
-
-SettlementConsumer = Callable[[Settlement], None]
 # judge(job id, result, STATUS fields) -> Settlement, or None while the board is still running it
 Judge = Callable[[int, EjectResult, dict[str, str]], Settlement | None]
 
