@@ -56,8 +56,11 @@ def running(world: World, steady_profile: Path) -> Iterator[subprocess.Popen[str
 
 
 def motor_stays_off(world: World) -> None:
+    """The motor stops, and every motor line ends low (the guard drives them one by one: the
+    enable first, which alone stops the motor)."""
     wait_until(lambda: not world("state")["motor_on"], "the motor off", SLOW)
-    assert (level(FORWARD), level(BACKWARD), level(ENABLE)) == (0, 0, 0)
+    lines = (FORWARD, BACKWARD, ENABLE)
+    wait_until(lambda: all(level(line) == 0 for line in lines), "every motor line low", SLOW)
 
 
 KILLS: dict[str, Callable[[int], None]] = {
