@@ -13,19 +13,20 @@ played the games: "fast" (`controller.fastsim`, integer-coded, the very same gam
 - On a shared machine the wall-clock ratios swing with the other work; `ratio_cpu` compares
   games per second of CPU time, which that work disturbs far less.
 - engine.memory: peak RSS of a 100,000-game simulation (and of a 10,000-game one, to show
-  that memory does not grow with the number of games).
+  that memory does not grow with the number of games), each in a process of its own (its
+  `VmHWM`: `ru_maxrss` would include the benchmark's own memory, see `peak.py`); the peer is
+  a process that only imports the same modules.
 """
 
 from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from benchmarks.peak import peak_mb
 from controller.engine import Game, Rules, deal
 from controller.engine.autoplay import play_out
 from controller.engine.bots import RandomBot
@@ -144,18 +145,17 @@ def line(name: str, path: str, make: Callable[[], Player], **extra: Any) -> dict
 
 
 def peak_rss_mb(games: int) -> float:
+    """The peak memory of a process of its own simulating `games` games (`peak.peak_mb`)."""
     code = (
-        "import resource, random\n"
         "from controller.engine import Rules\n"
         "from controller.launcher.policy import PROFILES\n"
         "from controller.simulation import simulate\n"
         f"s = simulate(Rules.create('attack'), 4, {games}, 1, PROFILES['toy'], 'random')\n"
-        "print(s.path, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
+        "print(s.path)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    path, kilobytes = out.stdout.split()[-2:]
+    megabytes, path = peak_mb(code)
     assert path == "fast", path
-    return round(int(kilobytes) / 1024, 1)
+    return megabytes
 
 
 def run() -> Iterator[dict[str, Any]]:
@@ -193,6 +193,7 @@ def run() -> Iterator[dict[str, Any]]:
     yield line("engine.attack4p", "fast", lambda: fast("attack"), target=4000, profile="toy")
     yield line("engine.attack4p.validated", "validated", lambda: validated("attack"), profile="toy")
     small, large = peak_rss_mb(10_000), peak_rss_mb(100_000)
+    imported = peak_mb("import controller.simulation")[0]
     yield {
         "name": "engine.memory",
         "path": "fast",
@@ -201,6 +202,10 @@ def run() -> Iterator[dict[str, Any]]:
         "target": 60,
         "games": 100_000,
         "value_at_10000_games": small,
+        "measured": "VmHWM of a process of its own",
+        "peer": "the same process importing the modules only, no game played",
+        "peer_value": imported,
+        "ratio": round(large / imported, 2),
     }
 
 

@@ -12,12 +12,11 @@ listed it. One line per rule set, each naming the path; house rules against clas
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from benchmarks.peak import peak_mb
 from controller.engine import Rules, deal
 from controller.engine.autoplay import play_out
 from controller.engine.bots import RandomBot
@@ -68,15 +67,12 @@ def _line(name: str, rate: tuple[float, float], **extra: Any) -> dict[str, Any]:
 
 
 def _peak_rss_mb(games: int) -> float:
+    """In a process of its own (`peak.peak_mb`: its VmHWM, not the benchmark's peak)."""
     code = (
-        "import resource, sys\n"
-        "sys.argv = ['x']\n"
         "from benchmarks.bench_engine_validated import _games\n"
         f"play = _games('attack')\nfor _ in range({games}): play()\n"
-        "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n"
     )
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    return round(int(out.stdout.split()[-1]) / 1024, 1)
+    return peak_mb(code)[0]
 
 
 def run() -> Iterator[dict[str, Any]]:

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from controller.launcher.eject_profiles import NAME, NAME_RULE
 from controller.launcher.policy import PROFILES
 from controller.sections import ConfigError, Section, build_section
 
@@ -58,8 +59,21 @@ class LauncherConfig(Section):
     deal_pause: float = field(default=2.0, metadata={"ge": 0, "le": 30})
 
     def check(self) -> None:
-        if self.eject_profile not in PROFILES:
-            raise self.error("eject_profile", f"must be one of {', '.join(PROFILES)}")
+        """The eject profile's form: whether a custom one exists is known only where the data
+        directory is (`uno-attack run` loads it before the table starts)."""
+        value = self.eject_profile
+        if value in PROFILES or NAME.fullmatch(value) or value.endswith(".toml"):
+            return
+        raise self.error(
+            "eject_profile",
+            f"must be a built-in profile ({', '.join(PROFILES)}), a custom profile's name "
+            f"({NAME_RULE}) or the path of a .toml file",
+        )
+
+    @property
+    def eject_profile_file(self) -> Path | None:
+        """The eject profile's file when the configuration names one by its path."""
+        return Path(self.eject_profile) if self.eject_profile.endswith(".toml") else None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from controller.engine import Game, Rules, deal
-from controller.engine.autoplay import DealStats, play_out, remaining_for_press
+from controller.engine.autoplay import DealStats, RunawayGame, play_out, remaining_for_press
 from controller.engine.bots import Bot, HeuristicBot, RandomBot
 from controller.engine.match import Match, choose_dealer
 from controller.fastsim import Deals, EjectDecider, Outcome, build, covers
@@ -108,7 +108,8 @@ def simulate(
     pace: Pace = Pace(),
 ) -> Summary:
     """Play `games` complete deals (or, for the match formats, matches) and summarise them.
-    `path` is "fast", "validated" or "auto" (fast when it covers the rules): same games."""
+    `path` is "fast", "validated" or "auto" (fast when it covers the rules): same games. A deal
+    that does not end raises `RunawayGame`, saying which deal of which seed."""
     chosen = choose_path(rules, players, bot, path)
     summary = Summary(rules.game.value, players, profile.name, bot, seed, rules.format, chosen)
     summary.wins_by_seat = [0] * players
@@ -118,22 +119,30 @@ def simulate(
     results = FormatResults(rules.format, players)
     started = time.perf_counter()
     play = _fast_deals if chosen == "fast" else _validated_deals
-    for figures in play(rules, players, games, seed, profile, bot, results):
-        summary.games += 1
-        summary.finished += figures.finished
-        if figures.winner is not None:
-            summary.wins_by_seat[figures.winner] += 1
-            totals.points += figures.points
-        summary.conservation_violations += not figures.conserved
-        summary.max_drought = max(summary.max_drought, figures.longest_drought)
-        totals.turns += figures.turns
-        totals.presses += figures.presses
-        totals.cards += figures.cards_pressed
+    try:
+        for figures in play(rules, players, games, seed, profile, bot, results):
+            _add(summary, totals, figures)
+    except RunawayGame as runaway:
+        raise RunawayGame(f"deal {summary.games + 1} of seed {seed}: {runaway}") from None
     summary.seconds = round(time.perf_counter() - started, 3)
     summary.matches = results.matches
     summary.format_results = results.summary()
     _averages(summary, totals, pace)
     return summary
+
+
+def _add(summary: Summary, totals: _Totals, figures: DealFigures) -> None:
+    """Count one deal into the summary."""
+    summary.games += 1
+    summary.finished += figures.finished
+    if figures.winner is not None:
+        summary.wins_by_seat[figures.winner] += 1
+        totals.points += figures.points
+    summary.conservation_violations += not figures.conserved
+    summary.max_drought = max(summary.max_drought, figures.longest_drought)
+    totals.turns += figures.turns
+    totals.presses += figures.presses
+    totals.cards += figures.cards_pressed
 
 
 class PathError(ValueError):

@@ -96,6 +96,9 @@ ACKED = ".acked"  # beside the file: "<log id> <highest seq acknowledged>", writ
 LOG_ID = "log_id"  # the settings row naming this log (an `.acked` file of another is not its)
 LOSSES = "log_losses"  # the settings row of records found missing at a start, until a set-up
 KEPT_LOSSES = 10
+SET_ASIDE = "set_aside_notices"  # the settings row of what was set aside, per table, until the
+# table's next set-up (`set_aside_notices`): the tablets are told, not only the journal
+KEPT_NOTICES = 20
 
 
 class StoreError(RuntimeError):
@@ -196,6 +199,7 @@ class Store:
         self._acked = 0
         self._log_id = ""
         self._losses_shown = False  # a LOSSES row is there: the next set-up clears it
+        self._notices_kept = False  # a SET_ASIDE row is there: a set-up clears its table's
         with faults(self.path):
             self._db = connect(self.path)
             try:
@@ -252,6 +256,8 @@ class Store:
             )
             if kind == "setup" and self._losses_shown:  # a new match: the tablets were told
                 db.execute("DELETE FROM settings WHERE key = ?", (LOSSES,))
+            if kind == "setup" and self._notices_kept:
+                _keep_notices(db, [n for n in _notices(db) if n["table"] != table_id])
         if kind == "setup":
             self._losses_shown = False
         seq = cursor.lastrowid
@@ -370,15 +376,52 @@ class Store:
             db.execute("INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)", (key, value))
 
     def set_aside(self, seq: int, reason: str) -> None:
-        """Move record `seq` out of the log into `set_aside`, with the reason, and warn. Kept,
+        """Move record `seq` out of the log into `set_aside`, with the reason, and warn (the
+        journal, and its table's tablets until its next set-up: `set_aside_notices`). Kept,
         not deleted: an operator can look at it (`uno-attack db check` lists them)."""
         log.warning("%s: record %d set aside: %s", self.path, seq, reason)
+        at = self._clock()
         with self._transaction() as db:
+            row = db.execute("SELECT table_id FROM log WHERE seq = ?", (seq,)).fetchone()
             db.execute(
                 "INSERT OR REPLACE INTO set_aside SELECT *, ?, ? FROM log WHERE seq = ?",
-                (reason, self._clock(), seq),
+                (reason, at, seq),
             )
             db.execute("DELETE FROM log WHERE seq = ?", (seq,))
+            if row is not None:
+                self._add_notice(db, SetAside(str(row[0]), seq, 1, reason, at))
+
+    def set_aside_match(self, table_id: str, setup_seq: int, reason: str) -> int:
+        """Move the match set-up `setup_seq` began out of the log: the set-up (with `reason`)
+        and every later record of the table (they belong to it: without it they would be
+        replayed as part of the match before). Warn as `set_aside` does; return how many
+        records were moved."""
+        at = self._clock()
+        later = f"its match's set-up (record {setup_seq}) was set aside: {reason}"
+        with self._transaction() as db:
+            db.execute(
+                "INSERT OR REPLACE INTO set_aside SELECT *, CASE WHEN seq = ? THEN ? ELSE ? END,"
+                " ? FROM log WHERE table_id = ? AND seq >= ?",
+                (setup_seq, reason, later, at, table_id, setup_seq),
+            )
+            moved = db.execute(
+                "DELETE FROM log WHERE table_id = ? AND seq >= ?", (table_id, setup_seq)
+            ).rowcount
+            self._add_notice(db, SetAside(table_id, setup_seq, moved, reason, at, match=True))
+        log.warning("%s: the match set up at record %d set aside (%s): %s",
+                    self.path, setup_seq, _records(moved), reason)  # fmt: skip
+        return int(moved)
+
+    def set_aside_notices(self, table_id: str) -> list[SetAside]:
+        """What was set aside from the table's log since its last set-up, oldest first."""
+        with self._lock, faults(self.path):
+            found = _notices(self._db)
+        self._notices_kept = bool(found)
+        return [SetAside.from_dict(n) for n in found if n["table"] == table_id]
+
+    def _add_notice(self, db: sqlite3.Connection, notice: SetAside) -> None:
+        _keep_notices(db, [*_notices(db), notice.to_dict()][-KEPT_NOTICES:])
+        self._notices_kept = True
 
     def set_aside_unreadable(self) -> list[int]:
         """Set aside every record whose stored command or events are not readable JSON."""
@@ -437,6 +480,7 @@ class Store:
                 self._db.execute("SELECT 1 FROM settings WHERE key = ?", (LOSSES,)).fetchone()
                 is not None
             )
+            self._notices_kept = bool(_notices(self._db))
         known = _read_acked(self.acked_path)
         lost = None
         if known is not None and known[0] != log_id:
@@ -593,6 +637,69 @@ def _losses(raw: str | None) -> list[dict[str, Any]]:
         loss for loss in found
         if isinstance(loss, dict) and all(isinstance(loss.get(k), int) for k in ("first", "last"))
     ]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class SetAside:
+    """What was set aside from a table's log, to tell whoever looks at the table: one record,
+    or (`match`) a whole match from its set-up (`records` of them), and why."""
+
+    table: str
+    seq: int
+    records: int
+    reason: str
+    at: float
+    match: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "table": self.table, "seq": self.seq, "records": self.records,
+            "reason": self.reason, "at": self.at, "match": self.match,
+        }  # fmt: skip
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SetAside:
+        return cls(
+            str(data["table"]), int(data["seq"]), int(data["records"]), str(data["reason"]),
+            float(data["at"]), bool(data.get("match")),
+        )  # fmt: skip
+
+    def describe(self) -> str:
+        """In words, for the journal and the API."""
+        if self.match:
+            return (
+                f"the match set up at record {self.seq} could not be replayed and was set "
+                f"aside ({_records(self.records)}): {self.reason}"
+            )
+        return f"record {self.seq} could not be replayed and was set aside: {self.reason}"
+
+
+def _records(count: int) -> str:
+    return f"{count} record{'' if count == 1 else 's'}"
+
+
+def _notices(db: sqlite3.Connection) -> list[dict[str, Any]]:
+    """The `SET_ASIDE` row's notices; a row that cannot be read counts as none."""
+    row = db.execute("SELECT value FROM settings WHERE key = ?", (SET_ASIDE,)).fetchone()
+    try:
+        found = json.loads(row[0]) if row else []
+    except ValueError:
+        return []
+    keys = {"table": str, "seq": int, "records": int, "reason": str, "at": int | float}
+    return [
+        n for n in (found if isinstance(found, list) else [])
+        if isinstance(n, dict) and all(isinstance(n.get(k), t) for k, t in keys.items())
+    ]  # fmt: skip
+
+
+def _keep_notices(db: sqlite3.Connection, notices: list[dict[str, Any]]) -> None:
+    if notices:
+        db.execute(
+            "INSERT OR REPLACE INTO settings (key, value) VALUES (?, ?)",
+            (SET_ASIDE, json.dumps(notices)),
+        )
+    else:
+        db.execute("DELETE FROM settings WHERE key = ?", (SET_ASIDE,))
 
 
 def describe_loss(loss: dict[str, Any]) -> str:

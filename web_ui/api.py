@@ -224,13 +224,29 @@ def options() -> ResponseReturnValue:
         options=[
             {"id": o.id, "default": o.default, "choices": list(o.choices), "en": o.en,
              "zh": o.zh, "section": o.section, "games": sorted(o.games),
-             "min": o.minimum, "max": o.maximum, "kind": o.kind.__name__}
+             "min": o.minimum, "max": o.maximum, "kind": o.kind.__name__,
+             "choice_games": {c: sorted(g) for c, g in o.choice_games.items()}}
             for o in OPTIONS
         ],
         decks={name: deck.game.value for name, deck in DECKS.items()},
-        eject_profiles=list(service().capabilities().eject_profiles),
-        profiles=list(service().capabilities().eject_profiles),  # deprecated: eject_profiles
+        **_eject_profiles(),
     )  # fmt: skip
+
+
+def _eject_profiles() -> dict[str, Any]:
+    """The eject profiles a set-up may choose; the custom ones with their one-line
+    descriptions, and the custom files the table refuses with the reason."""
+    can = service().capabilities()
+    return {
+        "eject_profiles": list(can.eject_profiles),
+        "profiles": list(can.eject_profiles),  # deprecated: eject_profiles
+        "custom_eject_profiles": [
+            {"name": name, "description": text} for name, text in can.custom_eject_profiles
+        ],
+        "refused_eject_profiles": [
+            {"name": name, "reason": why} for name, why in can.refused_eject_profiles
+        ],
+    }
 
 
 @bp.get("/presets")

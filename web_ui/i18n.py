@@ -386,6 +386,7 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
         "Fires often and hard: 3 to 15 cards, and now and then 15 to 25 at once.",
         "弹得又勤又狠：3 到 15 张，偶尔一次 15 到 25 张。",
     ),
+    "eject_profile_custom": ("{name} (our own)", "{name}（自定义）"),
     "eject_profile_draw-one": ("One card per press", "每按一次一张"),
     "eject_profile_draw-one_hint": (
         "Every press gives exactly one card: the launcher as a plain draw pile.",
@@ -423,6 +424,14 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
     "ev_FalseCall": ("{name} called UNO falsely", "{name} 错喊 UNO"),
     "ev_FalseAccusation": ("{name} accused {target} falsely", "{name} 错误指控 {target}"),
     "ev_Challenged": ("{name} challenged {target}", "{name} 质疑 {target}"),
+    "ev_Challenged_guilty": (
+        "{name} challenged {target}: the Wild Draw Four was illegal",
+        "{name} 质疑 {target}：+4 违规",
+    ),
+    "ev_Challenged_innocent": (
+        "{name} challenged {target}: the Wild Draw Four was legal",
+        "{name} 质疑 {target}：+4 合法",
+    ),
     "ev_HandShown": (
         "{name} showed their hand to {target}: {hand}",
         "{name} 向 {target} 亮出手牌：{hand}",
@@ -525,6 +534,25 @@ _PAIRS: Final[dict[str, tuple[str, str]]] = {
 }
 
 _OPERATOR_PAIRS: Final[dict[str, tuple[str, str]]] = {
+    "warn_older_rules": (
+        "This match was recorded under edition {edition} of the rules and is played as it was "
+        "recorded. Today's rules differ:",
+        "本对局按第 {edition} 版规则记录，仍按记录时的规则进行。现行规则的不同之处：",
+    ),
+    "warn_set_aside_match": (
+        "The match set up at record {seq} could not be replayed when the table started and "
+        "was set aside, {count} record(s) in all ({reason}). The table went back to the match "
+        "before it. The records are kept in the event log's file: uno-attack db check lists them",
+        "序号 {seq} 开始的对局在牌桌启动时无法重放，已连同其 {count} 条记录一起移到一旁"
+        "（{reason}）。牌桌已回到它之前的对局。这些记录仍保存在事件日志文件中：uno-attack db "
+        "check 可列出它们",
+    ),
+    "warn_set_aside_record": (
+        "Record {seq} could not be replayed and was set aside ({reason}): check the scores. It "
+        "is kept in the event log's file: uno-attack db check lists it",
+        "序号 {seq} 的记录无法重放，已移到一旁（{reason}）：请核对分数。它仍保存在事件日志文件"
+        "中：uno-attack db check 可列出它",
+    ),
     "warn_log_loss": (
         "{count} records the table had acknowledged (seq {first} to {last}) are missing from the "
         "event log: its -wal file was deleted after the service was stopped hard, or an older "

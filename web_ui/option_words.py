@@ -142,10 +142,9 @@ OPTION_PAIRS: Final[dict[str, tuple[Words, Words]]] = {
     ),
     "no_finish_on_action": (
         ("No going out on a Reverse, Skip or Wild",
-         "Your last card must be another card. If that is all you have left, draw (or press) "
-         "instead."),
+         "Your last card must be another card. If that is all you have left, draw instead."),
         ("最后一张不能是反转、跳过或万用牌",
-         "最后一张必须是别的牌。只剩这些牌时，只能摸牌（或按发牌机）。"),
+         "最后一张必须是别的牌。只剩这些牌时，只能摸牌。"),
     ),
     "no_finish_extended": (
         ("…nor on a Draw Two or Wild Draw Four",

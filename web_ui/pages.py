@@ -137,13 +137,36 @@ def operator_warnings() -> list[str]:
 
 def log_warnings() -> list[str]:
     """Records the table had acknowledged that a start found missing from its event log (a
-    deleted -wal file), until the next set-up: whoever looks at the table must know why it went
-    back (the journal says it in English)."""
-    words = t("warn_log_loss", language())
-    return [
+    deleted -wal file), and records it could not replay and set aside (the state's
+    `set_aside`), until the next set-up: whoever looks at the table must know why it went back
+    (the journal says it in English; the reason stays in English, as the engine gives it)."""
+    lang = language()
+    words = t("warn_log_loss", lang)
+    lost = [
         words.format(count=last - first + 1, first=first, last=last)
         for first, last in recorded_losses(table().setting(LOSSES))
     ]
+    state = table().snapshot()
+    aside = [set_aside_warning(notice, lang) for notice in state.get("set_aside", [])]
+    return lost + aside + older_rules_warnings(state, lang)
+
+
+def older_rules_warnings(state: dict[str, Any], lang: str) -> list[str]:
+    """A match recorded under an earlier edition of the rules is played as it was recorded
+    (§11): what today's rules would do otherwise, in the tablet's language."""
+    rules = state.get("rules") or {}
+    older = rules.get("older") or []
+    if not older:
+        return []
+    key = "text_zh" if lang.startswith("zh") else "text"
+    intro = t("warn_older_rules", lang).format(edition=rules["edition"])
+    return [intro + " " + "; ".join(item[key] for item in older)]
+
+
+def set_aside_warning(notice: dict[str, Any], lang: str) -> str:
+    """One thing the table set aside from its log, in the tablet's language."""
+    key = "warn_set_aside_match" if notice["match"] else "warn_set_aside_record"
+    return t(key, lang).format(seq=notice["seq"], count=notice["records"], reason=notice["reason"])
 
 
 @bp.get("/help/api")

@@ -19,7 +19,9 @@ from typing import Any
 from controller.cli import UsageError
 from controller.config import Config, load_config
 from controller.launcher import LauncherError, load_pin_profile
+from controller.launcher.eject_profiles import ProfileShelf, read_entry
 from controller.launcher.guard import open_guarded
+from controller.launcher.policy import ProfileError
 from controller.launcher.sim import SimOptions
 from controller.sdnotify import Notifier, Watchdog, watchdog_interval
 from controller.sections import ConfigError
@@ -217,6 +219,7 @@ class _opened:
         # was not mounted, and starting an empty log there would hide the real one.
         store = Store(config.data_path / FILE_NAME, create_dir=self.demo)
         self.closers.append(store.close)
+        shelf, eject_profile = eject_profiles(config)
         launcher = None
         if config.launcher.backend != "none":
             try:
@@ -230,7 +233,8 @@ class _opened:
             launcher=launcher,
             suspense=config.launcher.suspense / self.speed,
             deal_pause=config.launcher.deal_pause / self.speed,
-            eject_profile=config.launcher.eject_profile,
+            eject_profile=eject_profile,
+            eject_profiles=shelf,
         )
         self.closers.append(service.stop)
         demo = None
@@ -248,6 +252,22 @@ class _opened:
                 closer()
             except Exception:
                 log.exception("while shutting down")
+
+
+def eject_profiles(config: Config) -> tuple[ProfileShelf, str]:
+    """The table's eject profiles and the name of the one a set-up gets by default, checked:
+    a custom profile that is missing or broken stops the start with a message (exit 2)."""
+    file = config.launcher.eject_profile_file
+    shelf = ProfileShelf.for_data_dir(config.data_path, [file] if file else [])
+    name = file.stem if file else config.launcher.eject_profile
+    refused = read_entry(file).error if file else None  # a file named like a built-in, too
+    try:
+        if refused is not None:
+            raise ProfileError(refused)
+        shelf.load(name)
+    except ProfileError as error:
+        raise UsageError(f"[launcher] eject_profile: {error}") from None
+    return shelf, name
 
 
 # --- a faster demo: the simulated cards run faster and the ejector's timings shrink alike ---

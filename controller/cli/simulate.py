@@ -6,14 +6,17 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 from controller.cli import UsageError, add_renamed
 from controller.engine import EngineError, GameKind, Rules, deal
-from controller.engine.autoplay import play_out
+from controller.engine.autoplay import RunawayGame, play_out
 from controller.engine.match import choose_dealer
 from controller.engine.notation import describe
 from controller.engine.option_table import FORMATS
+from controller.launcher.eject_profiles import ProfileShelf
 from controller.launcher.policy import EjectPolicy, Profile, ProfileError, load_profile
 from controller.simulation import (
     BOTS,
@@ -25,12 +28,17 @@ from controller.simulation import (
     simulate,
 )
 
+RUNAWAY_EXIT = 3
+"""The exit status of a simulation stopped because a deal did not end (`RunawayGame`)."""
+
 
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "simulate",
         help="bots play complete games; print what happened",
         description="Bots play complete deals in full mode; the eject policy is the launcher.",
+        epilog="exit status: 0 done; 1 a deal lost or made a card; 2 bad arguments; "
+        f"{RUNAWAY_EXIT} stopped: a deal did not end (bots going round with every card in hands)",
     )
     parser.add_argument("--rules", choices=[g.value for g in GameKind], default="attack")
     parser.add_argument("--players", type=int, default=4, help="2 to 10 (default 4)")
@@ -41,7 +49,7 @@ def register(commands: Any) -> None:
         "--eject-profile",
         "--profile",
         default="toy",
-        help="eject profile name or .toml file",
+        help="eject profile: a built-in or custom profile's name, or a .toml file",
     )
     parser.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
     parser.add_argument(
@@ -117,6 +125,9 @@ def run(args: argparse.Namespace) -> int:
             rules, args.players, args.games, args.seed, profile, args.bot,
             path=args.path, pace=pace,
         )  # fmt: skip
+    except RunawayGame as runaway:
+        print(f"uno-attack simulate: stopped: {runaway}", file=sys.stderr)
+        return RUNAWAY_EXIT
     except (EngineError, PathError) as error:
         raise UsageError(str(error)) from None
     print(json.dumps(summary.as_dict()) if args.json else _readable(summary))
@@ -136,11 +147,15 @@ def rules_from(args: argparse.Namespace) -> Rules:
         raise UsageError(str(error)) from None
 
 
-def profile_from(name: str) -> Profile:
+def profile_from(name: str, data_dir: Path = Path("data")) -> Profile:
+    """A built-in profile, a custom one by name (from `data_dir`'s profiles, then the shipped
+    ones: the table's shelf), or a .toml file by its path."""
     try:
-        return load_profile(name)
+        if name.endswith(".toml") or Path(name).is_file():
+            return load_profile(name)
+        return ProfileShelf.for_data_dir(data_dir).load(name)
     except (ProfileError, OSError) as error:
-        raise UsageError(str(error)) from None
+        raise UsageError(f"{error} (or the path of a .toml file)") from None
 
 
 def _transcript(rules: Rules, players: int, seed: int, profile: Profile, bot: str) -> str:

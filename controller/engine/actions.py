@@ -147,15 +147,18 @@ class TurnUp:
 
 @dataclass(frozen=True, slots=True)
 class EnterHand:
-    """Table mode, after the deal: the cards `seat` was left holding, or just their points."""
+    """Table mode, after the deal: the cards `seat` was left holding, or just their points.
+    `correction`: the players counted again and the hand really holds a number of cards other
+    than the one tracked (without it, such an entry is refused as a likely miscount)."""
 
     seat: int
     cards: tuple[Card, ...] = ()
     points: int | None = None
+    correction: bool = False
 
     def __str__(self) -> str:
         shown = " ".join(c.text for c in self.cards) if self.points is None else self.points
-        return f"P{self.seat} shows {shown}"
+        return f"P{self.seat} shows {shown}" + (" (a correction)" if self.correction else "")
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .actions import Catch, Draw, Play, Press
 from .bots import Bot
+from .errors import EngineError
 from .events import Event, Pressed
 from .game import Game
 from .legal_actions import jump_ins
@@ -19,8 +20,25 @@ CardsPerPress = Callable[[Game], int]
 """How many cards the next press gives, asked with the game as it stands."""
 
 
-class RunawayGame(RuntimeError):
-    """A deal went on far longer than any real one: a bug, reported with the step count."""
+MAX_ACTIONS = 100_000
+"""Actions a simulated deal may take: far beyond any real one (a few hundred at most)."""
+
+
+class RunawayGame(EngineError, RuntimeError):
+    """A simulated deal went on far longer than any real one without ending. The rules end a
+    deal when a player goes out or, with nothing left to draw, after a full round of turns that
+    got nothing (§8's blocked deal); bots that keep playing (passing draw cards round while
+    every card is in a hand) never reach either. The message says how far the deal got."""
+
+
+def runaway_text(actions: int, in_hands: int, deck: int, left: int) -> str:
+    """Why a simulated deal was stopped, in words (both simulation paths say the same)."""
+    where = f"{in_hands} of the {deck} cards in hands, {left} left to draw or reload"
+    return (
+        f"the deal had not ended after {actions:,} actions ({where}): the bots kept playing "
+        "without anyone going out, and no rule ends a deal while cards are played (§8 ends "
+        "one only after a full round of turns that got nothing); try other options or bots"
+    )
 
 
 @dataclass
@@ -51,11 +69,13 @@ def play_out(
     bots: Sequence[Bot],
     press: CardsPerPress,
     *,
-    max_steps: int = 100_000,
+    max_steps: int | None = None,
     record: bool = False,
 ) -> DealStats:
     """Let the bots play `game` to its end; return the deal's statistics (and, with `record`,
-    a transcript: every event in words)."""
+    a transcript: every event in words). A deal still going after `max_steps` actions
+    (`MAX_ACTIONS` unless given) raises `RunawayGame`."""
+    max_steps = MAX_ACTIONS if max_steps is None else max_steps
     stats = DealStats(transcript=[] if record else None)
     count, over = stats.count, Phase.OVER
     for _ in range(max_steps):
@@ -74,7 +94,10 @@ def play_out(
             _offer_catch(game, bots, stats)
         while game.jump is not None and _offer_jump_in(game, bots, stats):
             pass
-    raise RunawayGame(f"deal not finished after {max_steps} actions")
+    if game.phase is over:  # ended by the last action allowed
+        return stats
+    in_hands = sum(map(len, game.hands))
+    raise RunawayGame(runaway_text(max_steps, in_hands, game.deck.size, remaining_for_press(game)))
 
 
 def _press(seat: int, cards: int) -> Press:

@@ -14,7 +14,6 @@ from typing import Protocol
 
 from .actions import Accept, Action, ChooseColour, Draw, Pass, Play, Press
 from .cards import COLOURS, Card, Colour
-from .effects import EFFECTS
 from .game import Game
 
 
@@ -93,7 +92,7 @@ class HeuristicBot:
 
     def _score(self, game: Game, play: Play) -> float:
         hand = game.hands[play.seat]
-        effect = EFFECTS[play.card.face]
+        effect = game.effects[play.card.face]  # this deal's table: house rules included
         victim = game.next_seat(play.seat)
         threat = len(game.hands[victim]) <= 2 or len(game.hands[victim]) == _fewest(game, play.seat)
         hits = effect.skip or effect.draw or effect.presses or effect.until_fire

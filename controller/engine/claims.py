@@ -1,6 +1,9 @@
 """Claims any player may make at any moment (§5, §3.4): calling UNO, catching a missed UNO,
 and owning up to a suggestion. A true claim has its effect; a false one costs its maker.
-Also the table's hand-count correction, which a person may make at any moment too."""
+Also the table's hand-count correction, which a person may make at any moment too.
+
+`may_call_uno`, `may_catch` and `may_suggest` say which claims are true now: `legal_actions`
+lists those, and the handlers give them their effect."""
 
 from __future__ import annotations
 
@@ -11,7 +14,34 @@ from .events import Caught, Corrected, Event, FalseAccusation, FalseCall, UnoCal
 from .state import DealState, Knowledge, Phase
 
 
+def may_claim(game: DealState, seat: int) -> bool:
+    """`seat` may make a claim now: the deal is being played and it still holds cards."""
+    return (
+        game.phase is Phase.PLAYING
+        and 0 <= seat < game.players
+        and game.active[seat]
+        and bool(game.hands[seat])
+    )
+
+
+def may_call_uno(game: DealState, seat: int) -> bool:
+    """A true UNO call: `seat`'s hand is in the UNO state (§5)."""
+    return may_claim(game, seat) and game.in_uno_state(seat)
+
+
+def may_catch(game: DealState, seat: int, target: int) -> bool:
+    """A true catch: `target` missed the UNO call and its catch window is still open (§5)."""
+    return seat != target and target in game.exposed and may_claim(game, seat)
+
+
+def may_suggest(game: DealState, seat: int) -> bool:
+    """Attack (§3.4): `seat` may own up to a suggestion, and press 4 times for it."""
+    return game.attack and game.rules.suggestion_penalty and may_claim(game, seat)
+
+
 def _check_claimant(game: DealState, seat: int, what: str) -> None:
+    if may_claim(game, seat):
+        return
     if game.phase is not Phase.PLAYING:
         raise WrongPhase(f"the deal is {game.phase.value.replace('_', ' ')}: cannot {what}")
     if not 0 <= seat < game.players or not game.active[seat]:
@@ -23,7 +53,7 @@ def _check_claimant(game: DealState, seat: int, what: str) -> None:
 def push_call_uno(game: DealState, action: CallUno, events: list[Event]) -> None:
     seat = action.seat
     _check_claimant(game, seat, "call UNO")
-    if game.in_uno_state(seat):
+    if may_call_uno(game, seat):
         game.exposed = tuple(s for s in game.exposed if s != seat)
         game.called = (*(s for s in game.called if s != seat), seat)
         events.append(UnoCalled(seat))
@@ -40,22 +70,35 @@ def push_catch(game: DealState, action: Catch, events: list[Event]) -> None:
         raise IllegalAction("you cannot catch yourself: call UNO instead")
     if not 0 <= target < game.players:
         raise IllegalAction(f"there is no P{target}")
-    if target in game.exposed:
+    if may_catch(game, seat, target):
         game.exposed = tuple(s for s in game.exposed if s != target)
+        game.caught = (*game.caught, target)
         events.append(Caught(seat, target))
         game.penalise(target, Why.UNO, events)
         return
     if game.in_uno_state(target) and target not in game.called and game.hands[target]:
-        raise TooLate(f"too late to catch P{target}: the next player has begun (nobody pays)")
+        raise TooLate(uncatchable(game, target))
     events.append(FalseAccusation(seat, target))
     if game.rules.uno_false_accusation_penalty:
         game.penalise(seat, Why.FALSE_ACCUSATION, events)
 
 
+def uncatchable(game: DealState, target: int) -> str:
+    """Why `target`, in the UNO state without having called, cannot be caught (nobody pays)."""
+    if target in game.caught:
+        return f"P{target} has already been caught for this card: one penalty per missed call"
+    if target in game.late:
+        return (
+            f"too late to catch P{target}: play went on after their card "
+            "(the catch window closes at the next play, draw or press)"
+        )
+    return f"P{target} owes no UNO call: no play of theirs left them in the UNO state"
+
+
 def push_suggest(game: DealState, action: Suggest, events: list[Event]) -> None:
     seat = action.seat
     _check_claimant(game, seat, "take the suggestion penalty")
-    if not (game.rules.attack and game.rules.suggestion_penalty):
+    if not may_suggest(game, seat):
         raise IllegalAction("this table has no suggestion penalty")
     game.owe_presses(seat, 4, Why.SUGGESTION, events)
 

@@ -58,23 +58,30 @@ def check_room_to_turn_up(rules: Rules, playing: int, size: int) -> None:
     """§2.3 [ENG]: after dealing, the pile must hold a card that may start the discard pile
     whatever the shuffle: at least one card, and more cards than those §2.5 sends back when
     turned up. Otherwise a pile of only Wild Draw Fours (or Trade Hands) would be turned up,
-    returned and turned up again forever; the deal is refused instead, naming the option."""
+    returned and turned up again forever; the deal is refused instead, naming the option and
+    the largest hand that fits."""
     deck, dealt = rules.deck_spec, playing * size
     if dealt <= most_dealt(rules):
         return
+    fits = f"deal at most {largest_hand(rules, playing)} cards each to {playing} players (§2.3)"
     if dealt > deck.size - 1:
         raise OptionError(
             f"option hand_size: {playing} players x {size} cards needs more than the "
-            f"{deck.size}-card {deck.name} deck"
+            f"{deck.size}-card {deck.name} deck: {fits}"
         )
     returned = returned_at_start(rules)
-    if deck.size - dealt <= len(returned):
-        names = sorted({c.face.name.replace("_", " ").title() for c in returned})
-        raise OptionError(
-            f"option hand_size: {playing} players x {size} cards leave {deck.size - dealt} "
-            f"cards to turn up, and they could all be among the {len(returned)} "
-            f"{' or '.join(names)} cards that go back when turned up (§2.5): deal fewer"
-        )
+    names = sorted({c.face.name.replace("_", " ").title() for c in returned})
+    raise OptionError(
+        f"option hand_size: {playing} players x {size} cards leave {deck.size - dealt} "
+        f"cards to turn up, and they could all be among the {len(returned)} "
+        f"{' or '.join(names)} cards that go back when turned up (§2.5): {fits}"
+    )
+
+
+def largest_hand(rules: Rules, playing: int) -> int:
+    """§2.3: the most cards each of `playing` players may be dealt: more cards are left than
+    go back when turned up."""
+    return most_dealt(rules) // playing
 
 
 @functools.lru_cache(maxsize=64)

@@ -1,5 +1,8 @@
 """Drawing (§3.3), pressing the launcher (§3.4, §3.6), penalties and the challenge (§3.2, with
-§10.1's stacks)."""
+§10.1's stacks).
+
+`may_draw`, `may_pass` and `may_press` say whether a turn's draw, pass or press is allowed; the
+handlers refuse what they deny and `legal_actions` lists what they allow."""
 
 from __future__ import annotations
 
@@ -11,15 +14,21 @@ from .playability import playable
 from .state import DealState, Duty, DutyKind, Knowledge
 
 
+def may_draw(game: DealState, seat: int) -> bool:
+    """Classic (§3.3): `seat` may draw a card now."""
+    return game.on_turn(seat) and may_draw_on_turn(game, seat)
+
+
+def may_draw_on_turn(game: DealState, seat: int) -> bool:
+    """`may_draw` when it is `seat`'s turn: it has not drawn yet and, under must_play_if_able,
+    holds no playable card the engine can see."""
+    return not game.attack and game.drawn is None and (game.may_draw or not has_play(game, seat))
+
+
 def push_draw(game: DealState, action: Draw, events: list[Event]) -> None:
     seat = action.seat
-    if game.attack:
-        raise IllegalAction("UNO Attack has no draw pile: press the launcher instead")
-    game.expect(seat, "draw")
-    if game.drawn is not None:
-        raise IllegalAction("you have already drawn this turn: play that card or keep it")
-    if not game.may_draw and has_play(game, seat):
-        raise CardNotPlayable("you hold a playable card, so you may not draw")
+    if not may_draw(game, seat):
+        _refuse_draw(game, seat)
     game.close_windows()
     cards = game.draw(seat, 1, Why.TURN, events)
     game.note_turn(seat, len(cards))
@@ -29,41 +38,77 @@ def push_draw(game: DealState, action: Draw, events: list[Event]) -> None:
         game.end_turn(seat)
 
 
+def _refuse_draw(game: DealState, seat: int) -> None:
+    """Say why `may_draw` denies `seat` a draw."""
+    if game.attack:
+        raise IllegalAction("UNO Attack has no draw pile: press the launcher instead")
+    game.expect(seat, "draw")
+    if game.drawn is not None:
+        raise IllegalAction("you have already drawn this turn: play that card or keep it")
+    raise CardNotPlayable("you hold a playable card, so you may not draw")
+
+
 def has_play(game: DealState, seat: int) -> bool:
     """`seat` holds a card it could play now (always False for unseen cards)."""
     return any(playable(game, seat, c) for c in game.hands[seat])
+
+
+def may_pass(game: DealState, seat: int) -> bool:
+    """`seat` may end its turn without playing."""
+    return game.on_turn(seat) and may_pass_on_turn(game, seat)
+
+
+def may_pass_on_turn(game: DealState, seat: int) -> bool:
+    """`may_pass` when it is `seat`'s turn: keep the card just drawn (classic; under
+    must_play_drawn_if_playable only an unplayable one), or play nothing after pressing (Attack,
+    under atk_play_after_press)."""
+    return (game.drawn is not None or game.pressed) and not _must_play_drawn(game, seat)
+
+
+def _must_play_drawn(game: DealState, seat: int) -> bool:
+    drawn = game.drawn
+    return (
+        drawn is not None
+        and drawn is not UNKNOWN
+        and game.rules.must_play_drawn_if_playable
+        and playable(game, seat, drawn)  # still: cards taken since (a catch) may bar it
+    )
 
 
 def push_pass(game: DealState, action: Pass, events: list[Event]) -> None:
     """Keep the card just drawn (classic), or play nothing after pressing (Attack, under
     atk_play_after_press), and end the turn."""
     seat = action.seat
-    game.expect(seat, "pass")
-    drawn = game.drawn
-    if drawn is None and not game.pressed:
-        raise IllegalAction("only a card just drawn can be kept: draw first")
-    if (
-        drawn is not None
-        and drawn is not UNKNOWN
-        and game.rules.must_play_drawn_if_playable
-        and playable(game, seat, drawn)  # still: cards taken since (a catch) may bar it
-    ):
-        raise IllegalAction(f"the drawn card {drawn} is playable and must be played")
+    if not may_pass(game, seat):
+        game.expect(seat, "pass")
+        if game.drawn is None:
+            raise IllegalAction("only a card just drawn can be kept: draw first")
+        raise IllegalAction(f"the drawn card {game.drawn} is playable and must be played")
     events.append(Passed(seat))
     game.end_turn(seat)
 
 
+def may_press(game: DealState, seat: int) -> bool:
+    """Attack: `seat` owes a press (the duty that comes first), or may press the launcher for
+    its turn."""
+    if game.duties:
+        duty = game.duties[0]
+        return game.attack and duty.seat == seat and duty.kind in _PRESSES
+    return game.on_turn(seat) and may_press_on_turn(game)
+
+
+def may_press_on_turn(game: DealState) -> bool:
+    """`may_press` for the player whose turn it is: once a turn, in Attack."""
+    return game.attack and not game.pressed
+
+
 def push_press(game: DealState, action: Press, events: list[Event]) -> None:
     seat = action.seat
-    if not game.attack:
-        raise IllegalAction("classic UNO has no launcher: draw a card instead")
-    duty = game.duties[0] if game.duties else None
-    if duty is not None and duty.seat == seat and duty.kind in _PRESSES:
-        _owed_press(game, duty, action.cards, events)
+    if not may_press(game, seat):
+        _refuse_press(game, seat)
+    if game.duties:  # allowed with a duty first: the press is owed
+        _owed_press(game, game.duties[0], action.cards, events)
         return
-    game.expect(seat, "press the launcher")
-    if game.pressed:
-        raise IllegalAction("you have pressed this turn: play a card or pass")
     got = game.launch(seat, action.cards, Why.TURN, events)
     game.note_turn(seat, got)
     game.close_windows()
@@ -72,6 +117,14 @@ def push_press(game: DealState, action: Press, events: list[Event]) -> None:
         game.pressed = True
     else:
         game.end_turn(seat)
+
+
+def _refuse_press(game: DealState, seat: int) -> None:
+    """Say why `may_press` denies `seat` a press."""
+    if not game.attack:
+        raise IllegalAction("classic UNO has no launcher: draw a card instead")
+    game.expect(seat, "press the launcher")
+    raise IllegalAction("you have pressed this turn: play a card or pass")
 
 
 _PRESSES = (DutyKind.PRESS, DutyKind.PRESS_UNTIL_FIRE)
@@ -111,6 +164,7 @@ def push_challenge(game: DealState, action: Challenge, events: list[Event]) -> N
     if not duty.challengeable:
         raise IllegalAction("only a Wild Draw Four can be challenged")
     guilty = _verdict(game, duty, action.guilty)
+    events.append(HandShown(duty.source, seat, tuple(game.hands[duty.source])))  # §3.2 step 2
     events.append(Challenged(seat, duty.source, guilty))
     game.jump = None
     if not guilty:
@@ -118,7 +172,6 @@ def push_challenge(game: DealState, action: Challenge, events: list[Event]) -> N
         game.draw(seat, duty.count + 2, Why.CHALLENGE, events)
         events.append(Skipped(seat))
         return
-    events.append(HandShown(duty.source, seat, tuple(game.hands[duty.source])))
     game.draw(duty.source, duty.share, Why.CHALLENGE, events)
     duty.count -= duty.share
     duty.challengeable = False

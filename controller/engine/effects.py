@@ -1,7 +1,9 @@
 """What each card does when played (RULES.md §4), as one table of data keyed by face.
 
-The game applies an `Effect` in one place (`play.resolve`); house rules change the data or add a
-small hook there, never a chain of per-card branches.
+The game applies an `Effect` in one place (`resolve.resolve`); house rules change the data (in
+`effects_for`) or add a small hook there, never a chain of per-card branches. Everything that
+asks what a card does reads the deal's own table (`DealState.effects`), never `EFFECTS`: the
+listing, the checks, the resolution and the bots.
 """
 
 from __future__ import annotations
@@ -59,6 +61,16 @@ EFFECTS: Final[Mapping[Face, Effect]] = MappingProxyType(
         Face.WILD_HIT_FIRE: Effect(wild=True, skip=True, until_fire=True),
     }
 )
+
+
+def plain_faces(effects: Mapping[Face, Effect]) -> frozenset[Face]:
+    """The faces of `effects` played one way only, with no rule beyond matching the top card:
+    no colour to name, no target, no cards along, and allowed as the last card."""
+    return frozenset(
+        face
+        for face, effect in effects.items()
+        if not (effect.wild or effect.trade or effect.discard_colour) and effect.may_be_last
+    )
 
 
 @functools.cache

@@ -160,8 +160,9 @@ class Challenged:
 
 @dataclass(slots=True)
 class HandShown:
-    """§3.2: after a guilty Wild Draw Four challenge the offender shows their hand to the
-    challenger. `cards` is the hand as the engine knows it (unseen cards at a table: `?`)."""
+    """§3.2 step 2: a challenged Wild Draw Four's player shows their hand to the challenger,
+    before the verdict, guilty or not. `cards` is the hand as the engine knows it (unseen cards
+    at a table: `?`)."""
 
     seat: int
     to: int

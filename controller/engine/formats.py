@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-from .errors import OptionError
-from .option_table import FORMAT_PLAYERS
+from .errors import IllegalAction, OptionError
+from .option_table import FORMAT_PLAYERS, format_uses
 
 if TYPE_CHECKING:
     from .options import Rules
@@ -69,6 +69,8 @@ class Verdict:
 
 class Format(Protocol):
     name: str
+
+    def starting_total(self) -> int: ...
 
     def seating(self, match: Match) -> Seating: ...
 
@@ -131,6 +133,16 @@ class Standard:
 
     def __init__(self, rules: Rules, players: int) -> None:
         self.rules, self.players = rules, players
+
+    def starting_total(self) -> int:
+        """What every total starts at: `starting_chips` in a chips match (§9.2(c)), where the
+        format uses them; 0 everywhere else (points, losses, penalties start from nothing).
+        Before edition 3 every chips match but an elimination tournament started at them."""
+        rules = self.rules
+        if rules.edition < 3 and rules.format != "elim_tournament":  # as they were played
+            return rules.starting_chips if rules.scoring == "chips" else 0
+        chips = rules.scoring == "chips" and format_uses(rules.format, "chips", "starting_chips")
+        return rules.starting_chips if chips else 0
 
     def seating(self, match: Match) -> Seating:
         everyone = tuple(range(self.players))
@@ -215,13 +227,13 @@ class WithinDealElimination(Standard):
 
 
 class EliminationTournament(Standard):
-    """§9.4: penalty points; reaching `target` eliminates a player from later deals; the last
-    player left wins."""
+    """§9.4: penalty points from 0 (9.2(b), whatever `scoring` says); reaching `target`
+    eliminates a player from later deals; the last player left wins."""
 
     name = "elim_tournament"
 
-    def __init__(self, rules: Rules, players: int) -> None:
-        super().__init__(rules.replace(scoring="penalty"), players)
+    def deltas(self, match: Match, record: DealRecord) -> tuple[int, ...]:
+        return tuple(0 if seat == record.winner else p for seat, p in enumerate(record.points))
 
     def eliminated(self, match: Match) -> list[int]:
         return [p for p, total in enumerate(match.totals) if total >= self.rules.target]
@@ -229,13 +241,12 @@ class EliminationTournament(Standard):
     def seating(self, match: Match) -> Seating:
         out = set(self.eliminated(match))
         active = tuple(p not in out for p in range(self.players))
-        dealer = self.next_dealer(match)
-        while dealer in out:
-            dealer = (dealer + 1) % self.players
+        dealer = first_active_from(self.next_dealer(match), active)
         return Seating(tuple(range(self.players)), active, dealer)
 
     def over(self, match: Match) -> bool:
-        return bool(match.deals) and self.players - len(self.eliminated(match)) <= 1
+        """One player left (the deal winner adds 0, so a deal always leaves one)."""
+        return self.players - len(self.eliminated(match)) <= 1
 
     def verdict(self, match: Match) -> Verdict:
         if not match.deals:
@@ -246,6 +257,18 @@ class EliminationTournament(Standard):
 
     def standings(self, match: Match) -> dict[str, object]:
         return {"eliminated": self.eliminated(match)}
+
+
+def first_active_from(seat: int, active: Sequence[bool]) -> int:
+    """`seat`, or the first seat after it still playing (a dealer who was eliminated passes
+    the deal on). Looks at each seat once: a table where nobody plays is an error, never a
+    search without end."""
+    players = len(active)
+    for step in range(players):
+        candidate = (seat + step) % players
+        if active[candidate]:
+            return candidate
+    raise IllegalAction("nobody is left in the match to deal")
 
 
 class Teams(Standard):

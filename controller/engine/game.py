@@ -53,11 +53,18 @@ class Game(DealState):
 
     def legal_actions(self) -> list[Action]:
         """Every action accepted now, by any player, including the forced ones (owed presses)
-        and the out-of-turn ones (catching a missed UNO). Claims that would be false (a wrong
-        UNO call or catch) are left out: `push` accepts them and applies their penalty.
+        and the out-of-turn ones (jump-ins, catching a missed UNO, a true UNO call). The list
+        and `push` decide with the same predicates (`legal_actions.py`), so whatever is listed
+        is accepted and whatever is accepted is listed, save what only costs its maker: a
+        wrong play or jump-in under the penalty rules, a false UNO call or catch, owning up to
+        a suggestion; and a table's hand-count `Correct`, a referee's fix outside play.
 
-        An owed or chosen `Press` is listed with `cards=0`; replace it with the launcher's real
-        count. In table mode `EnterHand` is listed empty: fill in the cards or points shown."""
+        Some choices are not spelled out: a play is listed with the UNO call it needs (without
+        it is accepted too, and catchable) and, for a Discard All, with no `also` (the cards of
+        its colour go along); at a table, where hands are unseen, a group of cards is built on
+        a listed play of one of its cards. An owed or chosen `Press` is listed with `cards=0`;
+        replace it with the launcher's real count. In table mode `EnterHand` is listed empty:
+        fill in the cards or points shown, and a challenge lists both verdicts."""
         return self._listing(legal_actions.all_actions(self))
 
     def _listing(self, found: list[Action]) -> list[Action]:

@@ -1,5 +1,13 @@
-"""The actions the rules accept now, listed for `Game.legal_actions()` (the single source of
-truth) and `Game.moves()`: built from the predicates in `playability`."""
+"""The actions the rules accept now, listed for `Game.legal_actions()` and `Game.moves()`.
+
+Nothing here decides what is allowed: each entry is a candidate that passed the very predicate
+`Game.push` checks that action with: `playability.play_kind` and `may_play` for plays, and the
+handlers' `may_draw`, `may_pass`, `may_press` (drawing), `may_call_uno`, `may_catch` (claims)
+and `may_enter_hand` (scoring). A duty's answers (accept, challenge, name a colour) are listed
+for the duty the handlers look up, and any card of the deck may be turned up. This module only
+enumerates the candidates (the cards a player could hold, the groups, colours, targets and the
+UNO call), with quick paths for common rule sets that must list exactly what the full
+enumeration lists (tests/engine/test_one_legality_path.py checks both directions)."""
 
 from __future__ import annotations
 
@@ -22,8 +30,18 @@ from .actions import (
     TurnUp,
 )
 from .cards import COLOURS, UNKNOWN, Card, Colour
-from .effects import EFFECTS
-from .playability import jumps_in, matches, playable, stacks
+from .claims import may_call_uno, may_catch
+from .drawing import may_draw_on_turn, may_pass_on_turn, may_press, may_press_on_turn
+from .playability import (
+    Mode,
+    could_pass_on,
+    matches,
+    may_play,
+    only_the_drawn_card,
+    play_kind,
+    trade_targets,
+)
+from .scoring import may_enter_hand
 from .state import DealState, DutyKind, Knowledge, Phase, uno_state
 
 
@@ -31,15 +49,14 @@ def all_actions(game: DealState) -> list[Action]:
     phase = game.phase
     if phase is Phase.PLAYING:
         found = duty_actions(game) if game.duties else turn_actions(game)
-        for exposed in game.exposed:
-            found.extend(_catches(game, exposed))
+        found.extend(claims(game))
         if game.jump is not None:
             found.extend(jump_ins(game))
         return found
     if phase is Phase.TURN_UP:
-        return [TurnUp(c) for c, _ in game.deck.counts]
+        return [TurnUp(c) for c, _ in game.deck.counts]  # any card of the deck
     if phase is Phase.SCORING:
-        return [EnterHand(seat) for seat in range(game.players) if seat not in game.shown]
+        return [EnterHand(seat) for seat in range(game.players) if may_enter_hand(game, seat)]
     return []
 
 
@@ -55,49 +72,42 @@ def duty_actions(game: DealState) -> list[Action]:
         elif duty.challengeable:
             found.append(Challenge(seat))
         found.append(Accept(seat))
-    else:
+    elif may_press(game, seat):
         found.append(_PRESSES[seat])
     return found + _passing_on(game, seat)
 
 
 def _passing_on(game: DealState, seat: int) -> list[Action]:
     """The victim's cards that pass the penalty on: stacking (§10.1), or jumping in (§10.2)."""
-    duty = game.duties[0]
-    if not (duty.stackable or game.rules.stacking or game.jump is not None):
-        return []
-    if not game.can_pass_on(seat):
+    if play_kind(game, seat) is not Mode.STACK:
         return []
     found: list[Action] = []
     for c in _candidates(game, game.hands[seat]):
-        if stacks(game, duty, c):
-            found += plays(game, seat, c, groups=True)
-        elif jumps_in(game, c):  # a jump-in group is of identical cards only
-            found += [p for p in plays(game, seat, c, groups=True) if _identical(p)]
+        if could_pass_on(game, c):  # (no other card passes `may_play` here: skip them quickly)
+            found += plays(game, Mode.STACK, seat, c, groups=True)
     return found
-
-
-def _identical(play: Action) -> bool:
-    return isinstance(play, Play) and all(other is play.card for other in play.group)
 
 
 def turn_actions(game: DealState) -> list[Action]:
+    """The plays of the player whose turn it is, then the one other thing they may do (keep
+    the drawn card, pass after pressing, press, or draw), last."""
     seat = game.turn
     if game.drawn is not None:
-        return _after_drawing(game, seat, game.drawn)
-    found = _plays_from(game, seat, game.hands[seat])
-    if game.pressed:
-        found.append(_PASSES[seat])
+        only = only_the_drawn_card(game)
+        found = _plays_from(game, seat, game.hands[seat] if only is None else [only])
+    else:
+        found = _plays_from(game, seat, game.hands[seat])
+    # It is `seat`'s turn (no duty is owed): the predicates' `_on_turn` forms apply. Which of
+    # the three it can be is plain from the state: after drawing or pressing, passing; in
+    # Attack, pressing; in classic, drawing.
+    if game.drawn is not None or game.pressed:
+        if may_pass_on_turn(game, seat):
+            found.append(_PASSES[seat])
     elif game.attack:
-        found.append(_PRESSES[seat])
-    elif game.may_draw or not found:
+        if may_press_on_turn(game):
+            found.append(_PRESSES[seat])
+    elif may_draw_on_turn(game, seat):
         found.append(_DRAWS[seat])
-    return found
-
-
-def _after_drawing(game: DealState, seat: int, drawn: Card) -> list[Action]:
-    found = _plays_from(game, seat, [drawn])
-    if not (found and game.rules.must_play_drawn_if_playable and drawn is not UNKNOWN):
-        found.append(_PASSES[seat])
     return found
 
 
@@ -112,19 +122,19 @@ def _plays_from(game: DealState, seat: int, cards: list[Card]) -> list[Action]:
         for c in _candidates(game, cards):
             in_group = _group_key(game, c) in grouped
             if in_group or matches(game, c):  # a card on its own must fit the top card
-                found.extend(plays(game, seat, c, groups=in_group))
+                found.extend(plays(game, Mode.TURN, seat, c, groups=in_group))
         return found
-    colour, top_face = game.colour, game.discard[-1].face
+    colour, top_face, plain_faces = game.colour, game.discard[-1].face, game.plain_faces
     singles = _SINGLES[len(game.hands[seat]) == 2]
     for c in dict.fromkeys(cards):
         if c.is_wild or c.colour is colour or c.face is top_face:
-            if c.face in _PLAIN_FACES:
+            if c.face in plain_faces:
                 single = singles.get((seat, c))
                 if single is None:
                     single = singles[(seat, c)] = _play(seat, c, None, None, singles is _UNO)
                 found.append(single)
-            elif playable(game, seat, c):
-                found.extend(plays(game, seat, c))
+            else:
+                found.extend(plays(game, Mode.TURN, seat, c))
     return found
 
 
@@ -152,23 +162,23 @@ def _plays_with_groups(game: DealState, seat: int, cards: list[Card]) -> list[Ac
         if key in grouped:
             if key not in fitting:
                 continue
-            if c.face in _PLAIN_FACES:
+            if c.face in game.plain_faces:
                 found.extend(_plain_groups(game, seat, c, len(kinds)))
             else:
-                found.extend(plays(game, seat, c, groups=True))
+                found.extend(plays(game, Mode.TURN, seat, c, groups=True))
         elif c.is_wild or c.colour is colour or c.face is top_face:
-            if c.face in _PLAIN_FACES:
+            if c.face in game.plain_faces:
                 # one card left, or (few kinds in hand) a rest that could go down together
                 uno = len(hand) == 2 or (len(kinds) <= 2 and _calls_uno(game, seat, (c,), None))
                 found.append(_play(seat, c, None, None, uno))
             else:
-                found.extend(plays(game, seat, c))
+                found.extend(plays(game, Mode.TURN, seat, c))
     return found
 
 
 def _plain_groups(game: DealState, seat: int, c: Card, kinds: int) -> list[Action]:
-    """`plays(game, seat, c, groups=True)` for a card of a plain face (no colour to name, no
-    target, may be last) in a hand of `kinds` kinds of card."""
+    """`plays(game, Mode.TURN, seat, c, groups=True)` for a card of a plain face (no colour to
+    name, no target, may be last) in a hand of `kinds` kinds of card."""
     colour, top_face = game.colour, game.discard[-1].face
     alone = c.colour is colour or c.face is top_face
     size = len(game.hands[seat])
@@ -212,21 +222,19 @@ def _candidates(game: DealState, cards: list[Card]) -> list[Card]:
     return distinct
 
 
-def plays(game: DealState, seat: int, c: Card, groups: bool = False) -> list[Action]:
-    """Every way to play `c` (on top): alone or with a group of cards (§10.3), each colour for a
-    wild, each target for Trade Hands; with the UNO call when the play leaves the hand in the
-    UNO state (playing without it is accepted too, and catchable)."""
-    effect = EFFECTS[c.face]
+def plays(game: DealState, mode: Mode, seat: int, c: Card, groups: bool = False) -> list[Action]:
+    """Every permitted play of kind `mode` with `c` on top (`may_play`): alone or with a group
+    of cards (§10.3), each colour for a wild, each target for Trade Hands; with the UNO call
+    when the play leaves the hand in the UNO state (playing without it is accepted too, and
+    catchable)."""
     colours: tuple[Colour | None, ...] = COLOURS if c.is_wild else (None,)
-    if effect.trade:
-        targets: list[int | None] = [s for s in range(game.players) if s != seat and game.active[s]]
+    if game.effects[c.face].trade:
+        targets: list[int | None] = list(trade_targets(game, seat))
     else:
         targets = [None]
     found: list[Action] = []
     for group in _groups(game, seat, c) if groups else [()]:
-        if group and not playable(game, seat, c, group):
-            continue
-        if not group and not playable(game, seat, c):
+        if not may_play(game, mode, seat, c, group):
             continue
         for target in targets:
             uno = _calls_uno(game, seat, (c, *group), target)
@@ -266,22 +274,24 @@ def _calls_uno(game: DealState, seat: int, cards: tuple[Card, ...], target: int 
     if target is not None:
         return len(game.hands[target]) == 1
     hand = game.hands[seat]
-    if not EFFECTS[cards[0].face].discard_colour:
+    sheds_colour = game.effects[cards[0].face].discard_colour
+    if not sheds_colour:
         left = len(hand) - len(cards)
         if left < 2 or game.uno_rule == "one_card":
             return left == 1
     rest = hand[:]
     for c in cards:
         rest.remove(c if c in rest else UNKNOWN)
-    if EFFECTS[cards[0].face].discard_colour:
+    if sheds_colour:
         colours = {c.colour for c in cards}
         rest = [x for x in rest if x.colour not in colours]
     return uno_state(rest, game.uno_rule, game.effects)
 
 
 def jump_ins(game: DealState) -> list[Play]:
-    """§10.2: plays of the identical card by anyone but its player, in play order from the
-    player after them (the first claim wins). The victim's own are among its duty actions."""
+    """§10.2: plays of the identical card by anyone but its player and the player the game
+    waits for, in play order from the player after them (the first claim wins). The victim's
+    own are among its duty actions."""
     if game.jump is None or game.jumpin is None:
         return []
     window_seat, card = game.jump
@@ -289,22 +299,30 @@ def jump_ins(game: DealState) -> list[Play]:
         return []
     if game.knowledge is Knowledge.FULL and card not in itertools.chain(*game.hands):
         return []  # nobody holds the identical card
-    mover = game.to_move()
     found: list[Play] = []
     for seat in game.seats_after(window_seat):
         hand = game.hands[seat]
-        if seat == mover or not hand or not (card in hand or _may_hide(game, hand, card)):
+        if not (card in hand or _may_hide(game, hand, card)):
             continue
-        found += [p for p in plays(game, seat, card, groups=True) if _identical(p)]  # type: ignore[misc]
+        if play_kind(game, seat) is Mode.JUMP:
+            found += plays(game, Mode.JUMP, seat, card, groups=True)  # type: ignore[arg-type]
     return found
 
 
-_PLAIN_FACES = frozenset(
-    face
-    for face, effect in EFFECTS.items()
-    if not (effect.wild or effect.trade or effect.discard_colour) and effect.may_be_last
-)
-"""Faces played one way only, with no rule beyond matching the top card."""
+def claims(game: DealState) -> list[Action]:
+    """The true claims (§5) anyone may make now: catching a player whose missed UNO call is
+    still catchable, and calling UNO with a hand in the UNO state. Claims that only cost their
+    maker are accepted but not listed: false ones, and owning up to a suggestion (§3.4)."""
+    seats = range(game.players)
+    found: list[Action] = []
+    for target in game.exposed:
+        if may_call_uno(game, target):
+            found.append(CallUno(target))
+        found.extend(Catch(seat, target) for seat in seats if may_catch(game, seat, target))
+    exposed = game.exposed
+    found.extend(CallUno(s) for s in seats if s not in exposed and may_call_uno(game, s))
+    return found
+
 
 _SEATS = range(10)
 _DRAWS = tuple(Draw(seat) for seat in _SEATS)
@@ -329,14 +347,4 @@ def _play(
     found = _PLAYS.get(key)
     if found is None:
         found = _PLAYS[key] = Play(seat, c, colour, target, (), uno, group)
-    return found
-
-
-def _catches(game: DealState, exposed: int) -> list[Action]:
-    found: list[Action] = [CallUno(exposed)]
-    found.extend(
-        Catch(seat, exposed)
-        for seat in range(game.players)
-        if seat != exposed and game.active[seat] and game.hands[seat]
-    )
     return found

@@ -7,7 +7,7 @@ import dataclasses
 import random
 from dataclasses import dataclass
 
-from .deal import deal
+from .deal import check_room_to_turn_up, deal, hand_size
 from .decks import DeckSpec
 from .errors import IllegalAction
 from .events import Event
@@ -83,10 +83,18 @@ class Match:
         self.rng = rng
         self.knowledge = knowledge
         self.first_dealer = first_dealer
-        self.totals = [rules.starting_chips if rules.scoring == "chips" else 0] * players
+        self.totals = [self.format.starting_total()] * players
         self.deals: list[DealRecord] = []
         self.game: Game | None = None
         self.seating: Seating | None = None
+        self._check_first_deal()
+
+    def _check_first_deal(self) -> None:
+        """§2.3: a match whose first deal cannot be dealt (too many cards for the deck) is
+        refused at once, naming `hand_size` and the most that fits; later deals have as many
+        players or fewer."""
+        playing = sum(self.format.seating(self).active)
+        check_room_to_turn_up(self.rules, playing, hand_size(self.rules, playing))
 
     @property
     def next_dealer(self) -> int:

@@ -1,6 +1,8 @@
 """The vocabulary the options are declared with (`options.Rules`): value types, the games an
-option applies to, the match formats; and the feature ids of RULES.md §11 that are spelled as a
-setting of an option (`ALIASES`), follow other options (`IMPLIED`) or have no option at all."""
+option applies to, the match formats and the options each uses (`format_uses`); and the feature
+ids of RULES.md §11 that are spelled as a setting of an option (`ALIASES`, with their own game
+where it is not their option's: `FEATURE_GAMES`), follow other options (`IMPLIED`) or have no
+option at all."""
 
 from __future__ import annotations
 
@@ -49,6 +51,22 @@ scoring."""
 FORMAT_PLAYERS: Final[dict[str, int]] = {"rotation_4p": 4, "rotation_8p": 8}
 """Formats played by exactly this many players (§9.6)."""
 
+MATCH_OPTIONS: Final = frozenset(option for fields in FORMAT_FIELDS.values() for option in fields)
+"""The options that belong to a match format rather than to the rules of play."""
+
+
+def format_uses(match_format: str, scoring: str, option_id: str) -> bool:
+    """Whether a match of `match_format` (scored by `scoring`, under the standard format) uses
+    `option_id`: the rules of play always; a format's options only where §9 gives them a
+    meaning (`FORMAT_FIELDS`, `SCORING_FIELDS`)."""
+    if option_id not in MATCH_OPTIONS:
+        return True
+    if option_id not in FORMAT_FIELDS.get(match_format, ()):
+        return False
+    modes = SCORING_FIELDS.get(option_id) if match_format == "standard" else None
+    return modes is None or scoring in modes
+
+
 ALIASES: Final[dict[str, tuple[str, OptionValue]]] = {
     "deck_classic_108": ("deck", "classic"),
     "deck_attack_1998": ("deck", "attack_1998"),
@@ -86,6 +104,20 @@ ALIASES: Final[dict[str, tuple[str, OptionValue]]] = {
 }
 """§11 feature ids that are a setting of an option: `--option stack_s0` works directly (it is
 an option), `--option score_chips` means `scoring=chips`."""
+
+FEATURE_GAMES: Final[dict[str, frozenset[GameKind]]] = {
+    "deck_classic_108": CLASSIC,
+    "deck_attack_1998": ATTACK,
+    "deck_attack_alt": ATTACK,
+    "first_player_dealer_left": BOTH,
+    "start_reverse_dealer_leads": BOTH,
+    "uno_identical_cards": CLASSIC,
+    "jumpin_draw_accumulate": CLASSIC,
+}
+"""§11's game column for the feature ids whose option applies to other games than the feature
+does (every other feature id applies where its option does): the official lead and turned-up
+Reverse are Attack's rules too, though only classic UNO has options to change them; calling UNO
+on identical cards is classic UNO's, though the option it sets (`uno_state`) is both games'."""
 
 IMPLIED: Final[dict[str, tuple[str, ...]]] = {
     "jumpin_draw_accumulate": ("jumpin_numbers", "jumpin_identical"),

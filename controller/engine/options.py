@@ -18,16 +18,29 @@ from typing import Any, Final, TypeVar
 
 from .decks import DECKS, DEFAULT_DECK, DeckSpec, GameKind
 from .errors import OptionError
-from .option_table import ALIASES, ATTACK, BOTH, CLASSIC, FORMATS, IMPLIED, OptionValue
+from .option_table import (
+    ALIASES,
+    ATTACK,
+    BOTH,
+    CLASSIC,
+    FEATURE_GAMES,
+    FORMAT_FIELDS,
+    FORMATS,
+    IMPLIED,
+    MATCH_OPTIONS,
+    OptionValue,
+    format_uses,
+)
 
 Value = TypeVar("Value", bool, int, str)
 
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """What one option is: its id, type, allowed values, default, games and meaning; the family
-    of options of which at most one may be on, the options one of which it needs, and whether
-    it changes which plays a turn offers (`shapes_plays`: off the engine's quick path)."""
+    """What one option is: its id, type, allowed values, default, games and meaning; the games
+    of a choice that only some of them have (`choice_games`); the family of options of which at
+    most one may be on, the options one of which it needs, and whether it changes which plays a
+    turn offers (`shapes_plays`: off the engine's quick path)."""
 
     id: str
     default: OptionValue
@@ -36,6 +49,7 @@ class OptionSpec:
     section: str
     choices: tuple[str, ...] = ()
     games: frozenset[GameKind] = BOTH
+    choice_games: Mapping[str, frozenset[GameKind]] = dataclasses.field(default_factory=dict)
     minimum: int = 0
     maximum: int = 1_000_000
     family: str = ""
@@ -48,6 +62,13 @@ class OptionSpec:
 
     def applies_to(self, game: GameKind | str) -> bool:
         return game in self.games
+
+    def games_of(self, value: OptionValue) -> frozenset[GameKind]:
+        """The games `value` of this option belongs to (§11's game column)."""
+        return self.choice_games.get(str(value), self.games)
+
+    def value_applies_to(self, value: OptionValue, game: GameKind | str) -> bool:
+        return game in self.games_of(value)
 
     def check(self, value: object) -> OptionValue:
         """Return the value if it fits this option, else raise OptionError naming the option."""
@@ -78,19 +99,31 @@ class OptionSpec:
                 return False
             raise OptionError(f"option {self.id} must be true or false, not {text!r}")
         if self.kind is int:
-            try:
-                return self.check(int(text))
-            except ValueError:
-                raise OptionError(
-                    f"option {self.id} must be a whole number, not {text!r}"
-                ) from None
+            return self.check(self._whole_number(text))
         return self.check(text.strip())
 
+    def _whole_number(self, text: str) -> int:
+        """Text as a whole number; its range is `check`'s to say."""
+        try:
+            return int(text)
+        except ValueError:
+            raise OptionError(f"option {self.id} must be a whole number, not {text!r}") from None
 
-EDITION: Final = 2
-"""The edition of the engine's own rules ([ENG] interpretations with no option of their own):
-1 before §8's blocked deal, 2 with it. A match keeps the edition it was recorded under, so an
-upgrade never changes a recorded game (§11)."""
+
+EDITION: Final = 3
+"""The edition of the rules a match is played under. A match keeps the edition it was recorded
+under, so an upgrade never changes a recorded game (§11); `editions.CHANGES` says, for the
+scoreboard, what each later edition changed.
+0: before §11's per-game option ids: a jump-in on a draw card replaces what is owed.
+1: a jump-in on a draw card adds to what is owed, whenever a jump-in rule is on (§10.2).
+2: §8's blocked deal.
+3: §11: the other game's ids refused whatever their value (`no_finish_on_action` and
+   `uno_state=one_card_or_identical` are classic only); a match format's unused options
+   refused; team, rotation and elimination totals start at 0; the hands entered at a table
+   checked against the deck and the tracked count (`scoring.py`)."""
+
+CHECKED_GAMES_EDITION: Final = 3
+"""From this edition on, §11's game of every id and choice is checked, whatever its value."""
 
 
 def option(default: Value, section: str, en: str, zh: str, **details: Any) -> Value:
@@ -107,8 +140,10 @@ class Rules:
     game: GameKind = GameKind.ATTACK
     deck: str = option("", "§1", "deck preset; empty = the game's default (classic / attack_1998)",
         "牌组（空=默认）", choices=("", *DECKS))
+    # at most what two players of the largest deck can be dealt (§2.3: 112 - 1 - 4 Trade
+    # Hands = 107 cards); a deal checks the exact bound for its deck and players
     hand_size: int = option(7, "§2.3", "cards dealt to each player", "每人发牌数", minimum=1,
-        maximum=30)
+        maximum=53)
     deal_size_by_count: bool = option(False, "§10.4",
         "hand size by player count: 7 up to 4 players, 8 for 5-6, 9 for 7-10", "按人数定发牌数")
     first_player: str = option("dealer_left", "§2.4",
@@ -159,7 +194,7 @@ class Rules:
         " (auto: follows the multi-card rule)",
         "何时须喊UNO",
         choices=("auto", "one_card", "one_card_or_identical", "one_card_or_same_face"),
-        shapes_plays=True)
+        choice_games={"one_card_or_identical": CLASSIC}, shapes_plays=True)
     uno_false_call_penalty: bool = option(True, "§5",
         "calling UNO without one card costs 2 cards / 2 presses", "错喊UNO罚2张/按2次")
     uno_false_accusation_penalty: bool = option(True, "§5",
@@ -167,7 +202,7 @@ class Rules:
         "错误指控罚2张/按2次")
     no_finish_on_action: bool = option(False, "§6",
         "the last card may not be a Reverse, Skip or Wild", "最后一张不能是反转、跳过、万能牌",
-        shapes_plays=True)
+        games=CLASSIC, shapes_plays=True)
     no_finish_extended: bool = option(False, "§6",
         "...nor a Draw Two or Wild Draw Four (with no_finish_on_action)", "也不能是+2、+4",
         games=CLASSIC, needs=("no_finish_on_action",), shapes_plays=True)
@@ -231,21 +266,20 @@ class Rules:
     teams: int = option(2, "§9.5", "number of teams (team play)", "队伍数", minimum=2, maximum=5)
     team_scoring: str = option("winner_team_collects", "§9.5", "team scoring", "团队计分",
         choices=("winner_team_collects", "team_penalty"))
-    # not an option: the edition of the engine's rules the match is played under (`EDITION`)
+    # not an option: the edition of the rules the match is played under (`EDITION`)
     edition: int = EDITION
 
     # fmt: on
 
     def __post_init__(self) -> None:
-        try:
-            object.__setattr__(self, "game", GameKind(self.game))
-        except ValueError:
-            raise OptionError(f"game must be classic or attack, not {self.game!r}") from None
+        object.__setattr__(self, "game", _game_kind(self.game))
+        if not 0 <= self.edition <= EDITION:
+            raise OptionError(f"edition must be 0 to {EDITION}, not {self.edition}")
         wrong_game = []
         for spec in OPTIONS:
             value = spec.check(getattr(self, spec.id))
-            if value != spec.default and not spec.applies_to(self.game):
-                wrong_game.append(spec)
+            if value != spec.default and not self._belongs(spec, value):
+                wrong_game.append((_setting_name(spec, value), spec.games_of(value)))
         if wrong_game:
             raise OptionError(_wrong_game_text(self.game, wrong_game))
         if not self.deck:
@@ -254,7 +288,16 @@ class Rules:
             raise OptionError(f"option deck: {self.deck} is not a {self.game} deck")
         self._check_combinations()
 
+    def _belongs(self, spec: OptionSpec, value: OptionValue) -> bool:
+        """Whether a setting belongs to this game (§11); before edition 3 the settings that
+        edition made classic only were both games'."""
+        if self.edition >= CHECKED_GAMES_EDITION:
+            return spec.value_applies_to(value, self.game)
+        return spec.id in _BOTH_GAMES_BEFORE_3 or spec.applies_to(self.game)
+
     def _check_combinations(self) -> None:
+        if self.edition >= CHECKED_GAMES_EDITION:
+            self._check_match_options()
         for family in FAMILIES.values():
             on = [spec.id for spec in family if getattr(self, spec.id)]
             if len(on) > 1:
@@ -266,12 +309,38 @@ class Rules:
     def _on(self, option_id: str) -> bool:
         return bool(getattr(self, option_id))
 
+    def _check_match_options(self) -> None:
+        """§9: an option of a match format that this format (or, in the standard format, this
+        way of scoring) does not use is refused, never kept doing nothing or worse (chips
+        counted in an elimination tournament would have eliminated everyone before a deal)."""
+        unused = [
+            spec.id
+            for spec in OPTIONS
+            if spec.id in MATCH_OPTIONS
+            and getattr(self, spec.id) != spec.default
+            and not format_uses(self.format, self.scoring, spec.id)
+        ]
+        if unused:
+            raise OptionError(_unused_text(self.format, self.scoring, unused))
+
     @classmethod
     def create(cls, game: GameKind | str = GameKind.ATTACK, **options: OptionValue) -> Rules:
         """Rules for `game` with `options` changed from their defaults. Ids are option ids or
-        the §11 feature ids in `ALIASES` and `IMPLIED`; anything else is an error naming it."""
+        the §11 feature ids in `ALIASES` and `IMPLIED`; anything else is an error naming it, and
+        so is an id of the other game, whatever its value (§11)."""
+        return cls.of_record(game, options, EDITION)
+
+    @classmethod
+    def of_record(
+        cls, game: GameKind | str, options: Mapping[str, OptionValue], edition: int
+    ) -> Rules:
+        """Rules as `edition` checked and played them (a recorded match keeps its own): before
+        edition 3 an id of the other game was refused only at a value other than its default."""
+        kind = _game_kind(game)
+        if edition >= CHECKED_GAMES_EDITION:
+            check_games(kind, options)
         values = resolve_aliases(options)
-        return cls(game=GameKind(game) if game in set(GameKind) else game, **values)  # type: ignore[arg-type]
+        return cls(game=kind, edition=edition, **values)  # type: ignore[arg-type]
 
     @classmethod
     def from_text(cls, game: GameKind | str, pairs: Mapping[str, str]) -> Rules:
@@ -285,12 +354,12 @@ class Rules:
         return cls.create(game, **values)
 
     def replace(self, **options: OptionValue) -> Rules:
+        """These rules with some options changed (checked as on construction: a set-up's ids
+        are checked against the game by `create`)."""
         return dataclasses.replace(self, **resolve_aliases(options))  # type: ignore[arg-type]
 
     def of_edition(self, edition: int) -> Rules:
-        """These rules as the engine's `edition` played them (a match recorded earlier)."""
-        if not 1 <= edition <= EDITION:
-            raise OptionError(f"edition must be 1 to {EDITION}, not {edition}")
+        """These rules as `edition` played them (a match recorded earlier)."""
         return self if edition == self.edition else dataclasses.replace(self, edition=edition)
 
     @property
@@ -318,8 +387,9 @@ class Rules:
 
     @functools.cached_property
     def jumpin_draw_accumulate(self) -> bool:
-        """§10.2 / §11: jumped-in draw cards add up, whenever a jump-in rule is on."""
-        return self.jumpin is not None
+        """§10.2 / §11: jumped-in draw cards add up, whenever a jump-in rule is on (from
+        edition 1; before, a jump-in replaced what was owed)."""
+        return self.jumpin is not None and self.edition >= 1
 
     @functools.cached_property
     def multi(self) -> str | None:
@@ -387,6 +457,10 @@ FAMILIES: Final[Mapping[str, tuple[OptionSpec, ...]]] = {
 """Options of which at most one may be on (stacking, jump-in and multi-card variants)."""
 
 
+_BOTH_GAMES_BEFORE_3: Final = frozenset({"no_finish_on_action"})
+"""Options of both games before edition 3 (§11 makes them classic only)."""
+
+
 def options_for(game: GameKind | str) -> tuple[OptionSpec, ...]:
     """The options that apply to `game`: what its set-up offers."""
     return tuple(spec for spec in OPTIONS if spec.applies_to(game))
@@ -425,10 +499,61 @@ def _spec_for(key: str) -> OptionSpec:
     return spec
 
 
-def _wrong_game_text(game: GameKind, specs: list[OptionSpec]) -> str:
-    if len(specs) == 1:
-        games = " and ".join(sorted(g.value for g in specs[0].games))
-        return f"option {specs[0].id} applies to {games} UNO only, not to {game.value} UNO"
-    names = [spec.id for spec in specs]
-    listed = ", ".join(names[:-1]) + " and " + names[-1]
-    return f"options {listed} do not apply to {game.value} UNO"
+def _game_kind(game: GameKind | str) -> GameKind:
+    try:
+        return GameKind(game)
+    except ValueError:
+        raise OptionError(f"game must be classic or attack, not {game!r}") from None
+
+
+def games_of(key: str) -> frozenset[GameKind]:
+    """The games an option id or §11 feature id belongs to (§11's game column)."""
+    if key in FEATURE_GAMES:
+        return FEATURE_GAMES[key]
+    option_id = ALIASES[key][0] if key in ALIASES and key not in OPTIONS_BY_ID else key
+    spec = OPTIONS_BY_ID.get(option_id)
+    return BOTH if spec is None else spec.games
+
+
+def check_games(game: GameKind, options: Mapping[str, OptionValue]) -> None:
+    """§11: an id of the other game is refused whatever its value, its default included (it
+    would show as set while doing nothing, or act where it has no meaning)."""
+    wrong = [(key, games_of(key)) for key in options if game not in games_of(key)]
+    if wrong:
+        raise OptionError(_wrong_game_text(game, wrong))
+
+
+def _setting_name(spec: OptionSpec, value: OptionValue) -> str:
+    """How a refused setting is named: the option, or for a choice of its own game the option
+    and the choice, with the §11 feature id that stands for it."""
+    if str(value) not in spec.choice_games:
+        return spec.id
+    features = [key for key, setting in ALIASES.items() if setting == (spec.id, value)]
+    return f"{spec.id}={value}" + (f" ({features[0]})" if features else "")
+
+
+def _wrong_game_text(game: GameKind, wrong: list[tuple[str, frozenset[GameKind]]]) -> str:
+    """Names the settings refused and the game they belong to (§11)."""
+    names = [name for name, _ in wrong]
+    belongs = " and ".join(sorted({g.value for _, games in wrong for g in games}))
+    if len(names) == 1:
+        return f"option {names[0]} applies to {belongs} UNO only, not to {game.value} UNO"
+    return f"options {_listed(names)} do not apply to {game.value} UNO (only to {belongs} UNO)"
+
+
+def _unused_text(match_format: str, scoring: str, unused: list[str]) -> str:
+    """Which options a format does not use, and the ones it does."""
+    used = [
+        key
+        for key in FORMAT_FIELDS[match_format]
+        if key != "scoring" and format_uses(match_format, scoring, key)
+    ]
+    subject = f"option {unused[0]} is" if len(unused) == 1 else f"options {_listed(unused)} are"
+    if match_format == "standard":
+        uses = f"{scoring} scoring uses {_listed(used)}" if used else "it uses no other setting"
+        return f"{subject} not used with scoring={scoring} ({uses})"
+    return f"{subject} not used by the {match_format} format (it uses {_listed(used)})"
+
+
+def _listed(names: list[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]

@@ -1,25 +1,30 @@
 """Playing cards: a turn's play, a stacked draw card (§10.1), a jump-in (§10.2), a group of
-cards (§10.3), and the house rules' wrong-play penalties (§10.7). What follows a play is in
-`resolve.py`; what may be played in `legality.py`."""
+cards (§10.3), and the house rules' wrong-play penalties (§10.7). Which plays are permitted is
+decided in `playability.py` (`play_kind`, `may_play`), the one definition `legal_actions.py`
+lists from too; what follows a play is in `resolve.py`."""
 
 from __future__ import annotations
-
-from enum import Enum
 
 from .actions import Play
 from .cards import UNKNOWN, Card
 from .effects import Effect
-from .errors import BadChoice, CardNotHeld, CardNotPlayable, WrongPhase
+from .errors import BadChoice, CardNotHeld, CardNotPlayable, NotYourTurn, WrongPhase
 from .events import Event, Played, WentOut, Why
-from .playability import jumps_in, playable, shed_with, stacks, wd4_legal, why_not
+from .playability import (
+    Mode,
+    jumps_in,
+    may_play,
+    only_the_drawn_card,
+    passable,
+    play_kind,
+    shed_with,
+    stacks,
+    trade_targets,
+    wd4_legal,
+    why_not,
+)
 from .resolve import after_play, resolve
-from .state import DealState, Duty, DutyKind, Knowledge, Phase
-
-
-class Mode(Enum):
-    TURN = "turn"  # the player whose turn it is
-    STACK = "stack"  # the victim of a draw (or Hit 2) passes it on
-    JUMP = "jump"  # anyone else, out of turn, with an identical card
+from .state import DealState, DutyKind, Knowledge, Phase
 
 
 def push_play(game: DealState, action: Play, events: list[Event]) -> None:
@@ -28,7 +33,7 @@ def push_play(game: DealState, action: Play, events: list[Event]) -> None:
     if turn and game.trusted:  # listed by the engine for this very state: already checked
         mode = Mode.TURN
     else:
-        checked = _check_play(game, action, turn, events)
+        checked = _check_play(game, action, events)
         if checked is None:
             return
         mode = checked
@@ -56,21 +61,16 @@ def push_play(game: DealState, action: Play, events: list[Event]) -> None:
         game.jump = (seat, c)
 
 
-def _check_play(game: DealState, action: Play, turn: bool, events: list[Event]) -> Mode | None:
+def _check_play(game: DealState, action: Play, events: list[Event]) -> Mode | None:
     """Which kind of play this is, once every check has passed; None when a wrong play was
     taken back with a penalty (§10.7, §10.2)."""
     seat, c, group = action.seat, action.card, action.group
-    if turn:
-        game.expect(seat, "play")
-        mode = Mode.TURN
-    else:
-        mode = play_mode(game, seat)
-        turn = mode is Mode.TURN
+    mode = play_mode(game, seat)
     cards = (c, *group) if group else (c,)
     _check_held(game, seat, (*cards, *action.also) if action.also else cards)
-    if turn and game.drawn is not None:
+    if mode is Mode.TURN:
         _check_drawn(game, c, group)
-    if not (playable(game, seat, c, group) if turn else _allowed(game, mode, seat, c, group)):
+    if not may_play(game, mode, seat, c, group):
         _refuse_or_penalise(game, mode, action, events)
         return None
     if c.is_wild is (action.colour is None):
@@ -93,44 +93,26 @@ def _check_choices(
 
 
 def play_mode(game: DealState, seat: int) -> Mode:
-    """Which kind of play `seat` may make now; refuses a play that is none of them."""
+    """Which kind of play `seat` may make now (`play_kind`); refuses, saying why, a play that
+    is none of them."""
+    mode = play_kind(game, seat)
+    if mode is not None:
+        return mode
     if game.phase is not Phase.PLAYING:
         raise WrongPhase(f"the deal is {game.phase.value.replace('_', ' ')}: cannot play")
     duty = game.duties[0] if game.duties else None
-    if duty is not None and duty.seat == seat and _passable(game, duty):
-        if not game.can_pass_on(seat):
-            raise CardNotPlayable("nobody is left to pass the penalty on to")
-        return Mode.STACK
-    window_open = game.jump is not None and game.jump[0] != seat and game.jumpin is not None
-    out_of_turn = duty is not None or seat != game.turn
-    if window_open and out_of_turn and game.hands[seat] and game.active[seat]:
-        return Mode.JUMP
-    game.expect(seat, "play")
-    return Mode.TURN
-
-
-def _passable(game: DealState, duty: Duty) -> bool:
-    """The duty may be answered with a card (stacking, or a jump-in by its victim)."""
-    if duty.kind is DutyKind.PRESS:
-        return duty.stackable
-    return duty.kind is DutyKind.PENALTY and (
-        game.rules.stacking is not None or game.jumpin is not None
-    )
-
-
-def _allowed(game: DealState, mode: Mode, seat: int, c: Card, group: tuple[Card, ...]) -> bool:
-    """A stacked or jumped-in card (§10.1, §10.2)."""
-    if mode is Mode.JUMP or not stacks(game, game.duties[0], c):
-        if not (jumps_in(game, c) and all(other is c for other in group)):
-            return False
-        return not group or playable(game, seat, c, group)
-    return all(other.face is c.face for other in group) and playable(game, seat, c, group)
+    if duty is not None and duty.seat == seat and passable(game, duty):
+        raise CardNotPlayable("nobody is left to pass the penalty on to")
+    game.expect(seat, "play")  # the reason it is not this player's turn
+    raise NotYourTurn(f"P{seat} cannot play now")
 
 
 def _refuse_or_penalise(game: DealState, mode: Mode, action: Play, events: list[Event]) -> None:
     """A wrong card: refused, or under §10.7 / §10.2 taken back with a 2-card penalty."""
     seat, c, group = action.seat, action.card, action.group
     rules = game.rules
+    if mode is not Mode.TURN and _passes_on(game, mode, c, group):  # the right card, unplayable
+        raise CardNotPlayable(why_not(game, seat, c, group))
     if mode is Mode.JUMP:
         if not rules.wrong_jumpin_penalty or c is UNKNOWN:
             raise CardNotPlayable(f"only a card identical to {game.jump_card} can jump in")
@@ -144,6 +126,14 @@ def _refuse_or_penalise(game: DealState, mode: Mode, action: Play, events: list[
     game.penalise(seat, Why.WRONG_PLAY, events)
     if not game.duties or rules.attack:
         game.end_turn(seat)
+
+
+def _passes_on(game: DealState, mode: Mode, c: Card, group: tuple[Card, ...]) -> bool:
+    """`c` and its group are cards that may stack or jump in (§10.1, §10.2), whether or not
+    the player may play them now."""
+    if mode is Mode.STACK and stacks(game, game.duties[0], c):
+        return all(other.face is c.face for other in group)
+    return jumps_in(game, c) and all(other is c for other in group)
 
 
 def _take_pending(game: DealState, mode: Mode) -> int:
@@ -161,8 +151,8 @@ def _take_pending(game: DealState, mode: Mode) -> int:
 
 
 def _check_drawn(game: DealState, c: Card, group: tuple[Card, ...]) -> None:
-    drawn = game.drawn
-    if drawn is not UNKNOWN and game.pressed is False and (c is not drawn or group):
+    drawn = only_the_drawn_card(game)
+    if drawn is not None and (c is not drawn or group):
         raise CardNotPlayable(f"after drawing, only the drawn card ({drawn}) may be played")
 
 
@@ -199,7 +189,7 @@ def _check_target(game: DealState, seat: int, effect: Effect, action: Play) -> N
         return
     if target is None:
         raise BadChoice("Trade Hands: choose the player to trade with")
-    if target == seat or not 0 <= target < game.players or not game.active[target]:
+    if target not in trade_targets(game, seat):
         raise BadChoice(f"P{target} cannot be traded with")
 
 
@@ -242,8 +232,10 @@ def _lay_down(
     game.discard.append(c)
     colour = action.colour if c.is_wild else c.colour
     game.colour = colour
-    game.exposed = ()  # a voluntary action closes the catch and jump-in windows
-    game.jump = None
+    if game.exposed:  # a voluntary action closes the catch and jump-in windows
+        game.close_windows()
+    else:
+        game.jump = None
     game.drawn = None
     game.pressed = False
     game.free_lead = False

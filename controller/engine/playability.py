@@ -1,12 +1,17 @@
 """What may be played: matching (§3.1), Wild Draw Four legality (§3.2), last-card bans (§6),
-groups of cards (§10.3), stacking (§10.1), jump-ins (§10.2) and the other house-rule limits."""
+groups of cards (§10.3), stacking (§10.1), jump-ins (§10.2) and the other house-rule limits.
+
+`play_kind` (who may play now, and how) and `may_play` (which cards) are the one definition of a
+permitted play: `play.push_play` checks a play with them and `legal_actions` lists the plays
+that pass them, so the two cannot drift apart."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import Enum
 
 from .cards import UNKNOWN, Card, Face
-from .state import DealState, Duty, DutyKind
+from .state import DealState, Duty, DutyKind, Phase
 
 DRAW_FACES = (Face.DRAW_TWO, Face.WILD_DRAW_FOUR)
 STACKS_ON: dict[str, dict[Face, tuple[Face, ...]]] = {
@@ -20,6 +25,81 @@ WD4_NEEDS = {
     "colour_or_face": "no card of the active colour, number or symbol",
     "no_other_play": "no other play",
 }
+
+
+class Mode(Enum):
+    """The kinds of play."""
+
+    TURN = "turn"  # the player whose turn it is
+    STACK = "stack"  # the victim of a draw (or Hit 2) passes it on
+    JUMP = "jump"  # anyone else, out of turn, with an identical card
+
+
+def play_kind(game: DealState, seat: int) -> Mode | None:
+    """Which kind of play `seat` may make now; None when it may make none."""
+    if game.phase is not Phase.PLAYING:
+        return None
+    duty = game.duties[0] if game.duties else None
+    if duty is not None and duty.seat == seat and passable(game, duty):
+        return Mode.STACK if game.can_pass_on(seat) else None
+    if may_jump_in(game, seat) and seat != (game.turn if duty is None else duty.seat):
+        return Mode.JUMP  # (the player the game waits for owes something else first)
+    return Mode.TURN if game.on_turn(seat) else None
+
+
+def passable(game: DealState, duty: Duty) -> bool:
+    """The duty may be answered with a card (stacking, or a jump-in by its victim)."""
+    if duty.kind is DutyKind.PRESS:
+        return duty.stackable
+    return duty.kind is DutyKind.PENALTY and (
+        game.rules.stacking is not None or game.jumpin is not None
+    )
+
+
+def may_jump_in(game: DealState, seat: int) -> bool:
+    """§10.2: a jump-in window is open to `seat` (not the card's own player), who still plays."""
+    jump = game.jump
+    return (
+        jump is not None
+        and jump[0] != seat
+        and game.jumpin is not None
+        and bool(game.hands[seat])
+        and game.active[seat]
+    )
+
+
+def may_play(game: DealState, mode: Mode, seat: int, c: Card, group: Sequence[Card] = ()) -> bool:
+    """`c` (with the rest of its `group`) is a permitted play of kind `mode` by `seat`: a turn's
+    play (§3.1), a card passing a penalty on (§10.1), or a jump-in (§10.2). Every card played
+    must be playable (a jumped-in Wild Draw Four must be legal for the jumper, §10.2), save a
+    stacked Wild Draw Four under stack_wd4_ignores_legality."""
+    if mode is Mode.TURN:
+        return playable(game, seat, c, group)
+    if mode is Mode.STACK and stacks(game, game.duties[0], c):  # (see `could_pass_on`)
+        if any(other.face is not c.face for other in group):
+            return False
+        return playable(game, seat, c, group, wd4_checked=not game.rules.stack_wd4_ignores_legality)
+    if not jumps_in(game, c) or any(other is not c for other in group):
+        return False
+    return playable(game, seat, c, group)
+
+
+def could_pass_on(game: DealState, c: Card) -> bool:
+    """`c` is of a kind that can pass the penalty on (§10.1, §10.2): a card that stacks on it,
+    or the card just played. `may_play` permits no other card in `Mode.STACK`."""
+    return stacks(game, game.duties[0], c) or jumps_in(game, c)
+
+
+def only_the_drawn_card(game: DealState) -> Card | None:
+    """§3.3: after drawing, the drawn card is the only one that may be played (None: no such
+    limit, or the drawn card is unseen at a table)."""
+    drawn = game.drawn
+    return None if drawn is None or drawn is UNKNOWN or game.pressed else drawn
+
+
+def trade_targets(game: DealState, seat: int) -> list[int]:
+    """The players `seat` may trade hands with (§4.2): any other player still playing."""
+    return [other for other in range(game.players) if other != seat and game.active[other]]
 
 
 def matches(game: DealState, c: Card) -> bool:
@@ -36,31 +116,38 @@ def _wild_barred(game: DealState) -> bool:
     return game.rules.wild_after_draw == "strict_top" and game.top.face in DRAW_FACES
 
 
-def playable(game: DealState, seat: int, c: Card, group: Sequence[Card] = ()) -> bool:
+def playable(
+    game: DealState, seat: int, c: Card, group: Sequence[Card] = (), *, wd4_checked: bool = True
+) -> bool:
     """`c` (with the rest of its `group`) may be played by `seat` now, judged on the cards the
-    engine can see. Matching is enough for one card of a group (§10.3)."""
+    engine can see. Matching is enough for one card of a group (§10.3). `wd4_checked=False`
+    leaves out the Wild Draw Four's legality (a stack that ignores it, §10.1)."""
     if group:
-        return _group_playable(game, seat, c, group)
+        return _group_playable(game, seat, c, group, wd4_checked)
     if not matches(game, c):
         return False
     if len(game.hands[seat]) == 1 and not game.effects[c.face].may_be_last:
         return False
-    return not c.is_wild or _wild_allowed(game, seat, c, (c,))
+    return not c.is_wild or _wild_allowed(game, seat, c, (c,), wd4_checked)
 
 
-def _group_playable(game: DealState, seat: int, c: Card, group: Sequence[Card]) -> bool:
+def _group_playable(
+    game: DealState, seat: int, c: Card, group: Sequence[Card], wd4_checked: bool
+) -> bool:
     if not matches(game, c) and not any(matches(game, other) for other in group):
         return False
     if not group_ok(game, c, group):
         return False
     if len(game.hands[seat]) <= 1 + len(group) and not may_finish(game, seat, (c, *group)):
         return False
-    return not c.is_wild or _wild_allowed(game, seat, c, (c, *group))
+    return not c.is_wild or _wild_allowed(game, seat, c, (c, *group), wd4_checked)
 
 
-def _wild_allowed(game: DealState, seat: int, c: Card, played: Sequence[Card]) -> bool:
+def _wild_allowed(
+    game: DealState, seat: int, c: Card, played: Sequence[Card], wd4_checked: bool = True
+) -> bool:
     """§3.2 without bluffing, and the Wild Hit-Fire restriction (§4.2)."""
-    if c.face is Face.WILD_DRAW_FOUR and not wd4_bluff_allowed(game):
+    if c.face is Face.WILD_DRAW_FOUR and wd4_checked and not wd4_bluff_allowed(game):
         return wd4_legal(game, seat, played) is not False
     if c.face is Face.WILD_HIT_FIRE and game.rules.whf_needs_no_colour_match:
         return not any(other.colour is game.colour for other in game.hands[seat])

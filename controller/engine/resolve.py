@@ -39,8 +39,9 @@ def resolve(
 def _trade(game: DealState, seat: int, target: int, events: list[Event]) -> None:
     hands = game.hands
     hands[seat], hands[target] = hands[target], hands[seat]
-    game.forget_call(seat)
-    game.forget_call(target)
+    for traded in (seat, target):
+        game.forget_call(traded)
+        game.forget_missed(traded)
     events.append(Traded(seat, target))
     if game.rules.uno_after_trade_receiver and game.in_uno_state(target):
         game.exposed = (*game.exposed, target)
@@ -132,6 +133,8 @@ def after_play(game: DealState, seat: int, called: bool, out: bool, events: list
         return
     if game.called:
         game.forget_call(seat)
+    if game.caught or game.late:
+        game.forget_missed(seat)
     if game.in_uno_state(seat):
         if called:
             game.called = (*game.called, seat)

@@ -14,7 +14,7 @@ from enum import StrEnum
 
 from .cards import UNKNOWN, Card, Colour, Face
 from .decks import DeckSpec
-from .effects import Effect, effects_for
+from .effects import Effect, effects_for, plain_faces
 from .errors import IllegalAction, NotYourTurn, WrongPhase
 from .events import Drew, Event, Owes, Pressed, Reshuffled, Why
 from .options import Rules
@@ -90,6 +90,8 @@ class DealState:
     duties: list[Duty]
     drawn: Card | None  # classic: the card just drawn, which may still be played
     exposed: tuple[int, ...]  # players at one card who have not called UNO, while catchable
+    caught: tuple[int, ...]  # ...caught since their last play (a second catch is refused)
+    late: tuple[int, ...]  # ...whose catch window closed uncaught since their last play
     called: tuple[int, ...]  # players who called UNO for the hand they hold now
     jump: tuple[int, Card] | None  # §10.2: who played which card, while others may jump in
     pressed: bool  # atk_play_after_press: the player pressed and may still play
@@ -98,6 +100,7 @@ class DealState:
     active_count: int
     finished: list[int]  # §9.3: the order players went out (within-deal elimination)
     effects: Mapping[Face, Effect]  # the effects table under this deal's rules
+    plain_faces: frozenset[Face]  # ...and its faces played by matching alone (`plain_faces`)
     jumpin: str | None  # the rules' derived settings, read on every play
     multi: str | None
     uno_rule: str
@@ -146,6 +149,8 @@ class DealState:
         self.duties = []
         self.drawn = None
         self.exposed = ()
+        self.caught = ()
+        self.late = ()
         self.called = ()
         self.jump = None
         self.pressed = False
@@ -156,6 +161,7 @@ class DealState:
             raise IllegalAction("a deal needs 2 or more playing seats and a dealer among them")
         self.finished = []
         self.effects = effects_for(rules)
+        self.plain_faces = plain_faces(self.effects)
         self.jumpin = rules.jumpin
         self.multi = rules.multi
         self.uno_rule = rules.uno_rule
@@ -216,6 +222,13 @@ class DealState:
         if self.active[seat]:
             self.active[seat] = False
             self.active_count -= 1
+
+    def on_turn(self, seat: int) -> bool:
+        """It is `seat`'s turn and nothing else comes first: the deal is being played, nobody
+        owes anything, and it is not over (what `expect` refuses, as a question)."""
+        if seat != self.turn or self.duties or self.phase is not Phase.PLAYING:
+            return False
+        return self.active_count > 1 if self.elimination else self.winner is None  # deal_done
 
     def can_pass_on(self, seat: int) -> bool:
         """Someone other than `seat` is still playing, to take a penalty passed on."""
@@ -374,7 +387,9 @@ class DealState:
 
     def unseen_copies(self, c: Card) -> int:
         """Copies of `c` nobody can see: not in the discard pile nor a hand known to hold it
-        (at a table, an unseen card can only be one of these)."""
+        (at a table, an unseen card can only be one of these). Edition 0 counted none seen."""
+        if self.rules.edition < 1:
+            return self.deck.copies(c)
         seen = self.discard.count(c) + sum(hand.count(c) for hand in self.hands)
         return self.deck.copies(c) - seen
 
@@ -415,8 +430,16 @@ class DealState:
 
     def close_windows(self) -> None:
         """A voluntary action closes the catch window (§5) and the jump-in window (§10.2)."""
-        self.exposed = ()
+        if self.exposed:
+            self.late = (*self.late, *self.exposed)
+            self.exposed = ()
         self.jump = None
+
+    def forget_missed(self, seat: int) -> None:
+        """`seat` played or was handed another hand: its UNO state is judged afresh, and an
+        earlier catch or closed window no longer applies to it."""
+        self.caught = tuple(s for s in self.caught if s != seat)
+        self.late = tuple(s for s in self.late if s != seat)
 
     def penalise(self, seat: int, why: Why, events: list[Event]) -> None:
         """The 2-card UNO-type penalty: draw 2 (classic) or press twice, before anything else."""

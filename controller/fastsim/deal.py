@@ -15,6 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from controller.engine import GameKind, Rules
+from controller.engine.autoplay import MAX_ACTIONS, RunawayGame, runaway_text
 from controller.engine.deal import most_dealt
 
 from .rand import picker, shuffle
@@ -38,7 +39,7 @@ from .tables import (
 )
 
 BOT_KINDS = ("heuristic", "random")
-MAX_STEPS = 100_000  # as the validated loop: a deal this long is a bug
+MAX_STEPS = MAX_ACTIONS  # as the validated loop: a deal this long is stopped (RunawayGame)
 
 # Owed duties: [kind, seat, count] or, for a Wild Draw Four, [PENALTY, victim, 4, source, legal].
 PRESS, UNTIL_FIRE, CHOOSE_COLOUR, PENALTY = range(4)
@@ -265,7 +266,9 @@ class Deals:
             if winner >= 0 and not duties:
                 break
         else:
-            raise RuntimeError(f"deal not finished after {MAX_STEPS} actions")
+            in_hands = sum(map(len, hands))
+            left = len(pile) or max(len(discard) - 1, 0)
+            raise RunawayGame(runaway_text(MAX_STEPS, in_hands, len(t.deck), left))
         value = t.points.__getitem__
         points = [sum(map(value, hand)) for hand in hands]
         if blocked:

@@ -23,6 +23,7 @@ The model, per press:
 Custom profiles are TOML probability tables. Every key is optional except where noted; ``base``
 starts from a built-in profile and overrides what the file sets. Unknown keys are errors::
 
+    description = "Ours: quick deals"  # optional: one line the set-up page shows
     base = "toy"                # optional: start from a built-in profile
     fire_probability = 0.25     # chance that a press fires (0..1)
     max_drought = 8             # most empty presses in a row; omit for no bound
@@ -40,7 +41,8 @@ starts from a built-in profile and overrides what the file sets. Unknown keys ar
     max = 20
 
 `profile_from_toml(text, name)` parses such a text; `load_profile(name_or_path)` returns a built-in
-profile by name or reads a ``.toml`` file (named after its file stem).
+profile by name or reads a ``.toml`` file (named after its file stem). A table finds custom
+profiles by name in its folders: `controller.launcher.eject_profiles`.
 """
 
 from __future__ import annotations

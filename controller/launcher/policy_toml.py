@@ -17,6 +17,8 @@ _SCALARS = {
     "tension_exponent",
 }
 _TABLES = {"counts", "jackpot"}
+_ABOUT = {"base", "description"}  # not parameters: where the profile starts, what it is for
+LONGEST_DESCRIPTION = 120
 _JACKPOT = {"probability": "jackpot_probability", "min": "jackpot_min", "max": "jackpot_max"}
 
 
@@ -26,13 +28,14 @@ def parse_profile(text: str, name: str) -> Profile:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ProfileError(f"eject profile {name!r}: invalid TOML: {error}") from None
-    allowed = _SCALARS | _TABLES | {"base"}
+    allowed = _SCALARS | _TABLES | _ABOUT
     for key in data:
         if key not in allowed:
             raise ProfileError(
                 f"eject profile {name!r}: unknown key {key!r} "
                 f"(expected one of: {', '.join(sorted(allowed))})"
             )
+    _check_description(data.get("description", ""), name)
     base = _base_profile(data.get("base"), name)
     changes: dict[str, Any] = {k: data[k] for k in _SCALARS if k in data}
     if "counts" in data:
@@ -46,6 +49,25 @@ def parse_profile(text: str, name: str) -> Profile:
             raise ProfileError(f"eject profile {name!r}: fire_probability is required without base")
         return Profile(name=name, **changes)
     return replace(base, name=name, **changes)
+
+
+def profile_description(text: str, name: str) -> str:
+    """The one line a profile's `description` key says about it ("" without one)."""
+    try:
+        description = tomllib.loads(text).get("description", "")
+    except tomllib.TOMLDecodeError as error:
+        raise ProfileError(f"eject profile {name!r}: invalid TOML: {error}") from None
+    _check_description(description, name)
+    return str(description)
+
+
+def _check_description(description: object, name: str) -> None:
+    if not isinstance(description, str) or "\n" in description:
+        raise ProfileError(f"eject profile {name!r}: description must be one line of text")
+    if len(description) > LONGEST_DESCRIPTION:
+        raise ProfileError(
+            f"eject profile {name!r}: description is longer than {LONGEST_DESCRIPTION} characters"
+        )
 
 
 def _base_profile(base: object, name: str) -> Profile | None:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from controller.engine import IllegalAction, Press
 from controller.engine.autoplay import remaining_for_press
 from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus, handle_press
-from controller.launcher.policy import EjectDecision, EjectPolicy, Policy, load_profile
+from controller.launcher.policy import PROFILES, EjectDecision, EjectPolicy, Policy
 from controller.store import Record, Store
 
 from .codec import InvalidInput, action_to_dict
@@ -321,7 +321,8 @@ class LauncherSide:
 
     def policy(self) -> Policy:
         if self._policy is None:
-            profile = load_profile(self.session.setup.eject_profile if self.session else "toy")
+            # the set-up's own record of its profile: never the file, which may have changed
+            profile = self.session.setup.profile if self.session else PROFILES["toy"]
             self._policy = EjectPolicy(profile, self._rng)
         return self._policy
 

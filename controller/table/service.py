@@ -23,13 +23,21 @@ from typing import Any
 
 from controller.engine import EngineError, IllegalAction
 from controller.launcher import Launcher
-from controller.launcher.policy import PROFILES, Policy
-from controller.store import Record, Store, StoreError
+from controller.launcher.eject_profiles import ProfileShelf, profile_params
+from controller.launcher.policy import PROFILES, Policy, ProfileError
+from controller.store import Record, SetAside, Store, StoreError
 
 from .codec import InvalidInput, record_to_dict
 from .hub import Hub, Message, Subscription
 from .launcher_side import LauncherSide
-from .session import Checkpoint, TableSession, TableSetup, current_keys, recorded_setup
+from .session import (
+    Checkpoint,
+    TableSession,
+    TableSetup,
+    current_keys,
+    recorded_setups,
+    reproduced,
+)
 from .summaries import MatchHistory, MatchSummary, Published
 
 log = logging.getLogger(__name__)
@@ -39,6 +47,11 @@ UNSEEN_BY_UNDO = frozenset({"clear"})  # logged, but no step of the game: undo l
 UNDO_DEPTH = 64  # undoable steps kept as checkpoints; an undo deeper than that replays the match
 TICK = 0.25  # seconds: how often an idle owner thread wakes (watchdog, demo pace)
 COMMAND_TIMEOUT = 15.0  # seconds a tablet's command may wait for the owner thread
+
+
+class Unreplayable(Exception):
+    """The current match cannot be rebuilt from the log (its set-up is refused, or replaying or
+    showing it fails): it is set aside whole, so the table still starts."""
 
 
 class TableBusy(TimeoutError):
@@ -59,11 +72,14 @@ class _Job:
 @dataclass(frozen=True)
 class Capabilities:
     """What this table has: a launcher, a simulated one (a tablet may press its button), and
-    the eject profiles a set-up may choose."""
+    the eject profiles a set-up may choose (the built-ins, then the custom ones, which come
+    with their one-line descriptions; custom files refused, with the reason, are only told)."""
 
     has_launcher: bool
     simulated_launcher: bool
     eject_profiles: tuple[str, ...]
+    custom_eject_profiles: tuple[tuple[str, str], ...] = ()  # (name, description)
+    refused_eject_profiles: tuple[tuple[str, str], ...] = ()  # (name, why)
 
 
 class TableService(LauncherSide):
@@ -81,6 +97,7 @@ class TableService(LauncherSide):
         rng: random.Random | None = None,
         policy: Policy | None = None,
         eject_profile: str = "toy",
+        eject_profiles: ProfileShelf | None = None,
     ) -> None:
         self.store = store
         self.table_id = table_id
@@ -88,6 +105,8 @@ class TableService(LauncherSide):
         self.suspense = suspense
         self.deal_pause = deal_pause
         self.eject_profile = eject_profile  # for a set-up that does not choose one
+        # the profiles a set-up may choose by name: by default the custom ones beside the log
+        self.eject_profiles = eject_profiles or ProfileShelf.for_data_dir(store.path.parent)
         self.hub = Hub()
         self.session: TableSession | None = None
         self.on_tick: list[Callable[[], None]] = []
@@ -100,6 +119,7 @@ class TableService(LauncherSide):
         self._before: list[tuple[int, Checkpoint]] = []  # (seq, the session before it) of the
         # steps an undo can reach, oldest first: an undo rewinds instead of replaying
         self._history = MatchHistory(store, table_id)
+        self._set_aside: tuple[SetAside, ...] = ()  # what was set aside since the set-up
         self._stopping = threading.Event()
         self._init_launcher_side(launcher, policy, rng)
         self._thread = threading.Thread(target=self._loop, name=f"table-{table_id}", daemon=True)
@@ -210,7 +230,15 @@ class TableService(LauncherSide):
 
     def capabilities(self) -> Capabilities:
         simulated = getattr(self.launcher, "simulator", None) is not None
-        return Capabilities(self.launcher is not None, simulated, tuple(PROFILES))
+        entries = self.eject_profiles.entries()
+        usable = [e for e in entries if e.profile is not None]
+        return Capabilities(
+            self.launcher is not None,
+            simulated,
+            tuple(e.name for e in usable),
+            tuple((e.name, e.description) for e in usable if e.custom),
+            tuple((e.name, e.error or "") for e in entries if e.profile is None),
+        )
 
     # --- the scoreboards' messages (any thread): a queue each, or a quick callback ---
 
@@ -315,7 +343,10 @@ class TableService(LauncherSide):
             return record.kind == kind
         if kind == "setup":  # a set-up logged before a key's rename is the same command
             logged = current_keys(record.command["setup"])
-            return bool(logged == self._table_setup(command).to_dict())
+            retried = self._table_setup(command).to_dict()
+            for setup in (logged, retried):  # the same choice, even if the file changed since
+                setup.pop("eject_params", None)
+            return bool(logged == retried)
         return record.command == command
 
     def _table_setup(self, command: dict[str, Any]) -> TableSetup:
@@ -323,18 +354,35 @@ class TableService(LauncherSide):
         if isinstance(data, dict):
             data = current_keys(data)
             data.setdefault("eject_profile", self.eject_profile)
+            data = self._with_eject_params(data)
         return TableSetup.from_dict(data)
+
+    def _with_eject_params(self, data: dict[str, Any]) -> dict[str, Any]:
+        """The set-up with its custom eject profile's parameters, read from the profile's file
+        now: the log keeps them, not the file (a request does not send them)."""
+        if "eject_params" in data:
+            raise InvalidInput("eject_params are the table's record of a profile: send its name")
+        name = data["eject_profile"]
+        if not isinstance(name, str) or name in PROFILES:
+            return data  # TableSetup says what is wrong with a name that is not text
+        try:
+            profile = self.eject_profiles.load(name)
+        except ProfileError as error:
+            raise InvalidInput(str(error)) from None
+        return data | {"eject_params": profile_params(profile)}
 
     # ---- end of idempotency keys
 
     def _setup(self, command: dict[str, Any], actor: str, idem_key: str | None) -> Record:
         setup = self._table_setup(command)
         session = TableSession(setup)
+        _check_shown(session)
         command = {"type": "setup", "setup": setup.to_dict()}
         events = [{"type": "MatchStarted", "players": list(setup.players)}]
         record = self._log("setup", command, events, actor, idem_key)
         self.session, self._policy = session, self._fixed_policy
         self._match_start, self._match, self._before = record.seq, [record], []
+        self._set_aside = ()  # the log forgets its notices at a set-up (`Store.append`)
         return self._publish(record)
 
     def _undo(self, actor: str, idem_key: str | None) -> Record:
@@ -405,29 +453,70 @@ class TableService(LauncherSide):
         state["seq"] = self._seq
         state["launcher"] = dict(self._launcher_view.__dict__)
         state["table_id"] = self.table_id
+        state["set_aside"] = [_notice_view(notice) for notice in self._set_aside]
         self._snapshot = state
 
     # ------------------------------------------------------------------ rebuilding
 
     def _rebuild(self) -> None:
-        """Read the current match's records (only those) from the log and replay them."""
-        start = self.store.match_start(self.table_id)
+        """Read the current match's records (only those) from the log and replay them. A match
+        that cannot be rebuilt (its set-up refused, its replay or its state failing) is set
+        aside whole and the match before it is the current one again, so no record stops the
+        table from starting; each round sets a set-up aside, so this ends. What was set aside
+        is said in the journal and, until the next set-up, in the state (`set_aside`)."""
+        while True:
+            start = self.store.match_start(self.table_id)
+            try:
+                self._load(start)
+                break
+            except Unreplayable as error:
+                if not self.store.set_aside_match(self.table_id, start, str(error)):
+                    raise  # nothing was moved: never a rebuild without end
+        self._set_aside = tuple(self.store.set_aside_notices(self.table_id))
+        self._refresh()
+
+    def _load(self, start: int) -> None:
+        """Replay the match set-up `start` began (none when 0); raise Unreplayable when it
+        cannot be."""
         self._match_start = start
         self._history.fill()  # the summaries of the matches before this one
         records = self.store.records(self.table_id, after=start - 1) if start else []
         self._match = records
         self._seq = records[-1].seq if records else 0
         self.session = self._session(records[0] if records else None)
-        self._replay()
+        try:
+            self._replay()
+        except Exception as error:
+            if not start:
+                raise
+            log.exception("the match set up at record %d cannot be replayed", start)
+            raise Unreplayable(f"it cannot be replayed: {error}") from None
 
     def _session(self, setup: Record | None) -> TableSession | None:
         if setup is None:
             return None
         try:
-            return TableSession(recorded_setup(setup.command.get("setup")))
-        except (InvalidInput, IllegalAction) as error:
-            self.store.set_aside(setup.seq, f"its set-up is refused: {error}")
-            return None
+            session = TableSession(self._played_under(recorded_setups(setup.command["setup"])))
+            _check_shown(session)
+        except Exception as error:
+            if not isinstance(error, InvalidInput | EngineError):
+                log.exception("the set-up of record %d cannot be read", setup.seq)
+            raise Unreplayable(f"its set-up is refused: {error}") from None
+        return session
+
+    def _played_under(self, setups: list[TableSetup]) -> TableSetup:
+        """Of the set-ups a logged one may stand for (`recorded_setups`), the one whose replay
+        gives back the most of the events logged with the match (the likeliest on a tie)."""
+        if len(setups) == 1:
+            return setups[0]
+        steps = [(record.command, record.events) for record in self._steps()]
+        return max(setups, key=lambda setup: reproduced(setup, steps))
+
+    def _steps(self) -> list[Record]:
+        """The current match's records a replay applies: undone ones and undos left out."""
+        undone = {r.command.get("seq") for r in self._match if r.kind == "undo"}
+        skipped = {"setup", "undo", *UNSEEN_BY_UNDO}
+        return [r for r in self._match if r.kind not in skipped and r.seq not in undone]
 
     def _replay(self) -> None:
         """Rebuild the session from the current match's records in memory, undone ones left
@@ -435,9 +524,7 @@ class TableService(LauncherSide):
         refuse is set aside (with a warning), never a stop."""
         if self.session is not None:
             self.session = TableSession(self.session.setup)
-        undone = {r.command.get("seq") for r in self._match if r.kind == "undo"}
-        skipped = {"setup", "undo", *UNSEEN_BY_UNDO}
-        steps = [r for r in self._match if r.kind not in skipped and r.seq not in undone]
+        steps = self._steps()
         reach = _undo_reach(steps)
         self._before = []
         for index, record in enumerate(steps):
@@ -446,13 +533,33 @@ class TableService(LauncherSide):
             checkpoint = self.session.checkpoint() if index >= reach else None
             try:
                 self.session.apply(record.command)
-            except (InvalidInput, IllegalAction, EngineError) as error:
+            except (InvalidInput, EngineError) as error:
                 self.store.set_aside(record.seq, f"the rules refuse it on replay: {error}")
                 self._match.remove(record)
+                self._set_aside = tuple(self.store.set_aside_notices(self.table_id))
                 continue
             self._remember(record, checkpoint)
         self._history.recount(self._match)
         self._refresh()
+
+
+def _check_shown(session: TableSession) -> None:
+    """A table is set up only if its state can be shown: a set-up whose state fails would
+    answer no command once logged, and stop the table's next start."""
+    try:
+        session.snapshot()
+    except Exception as error:
+        log.exception("a set-up whose state cannot be shown")
+        raise InvalidInput(f"the table cannot be set up this way: {error}") from None
+
+
+def _notice_view(notice: SetAside) -> dict[str, Any]:
+    """What was set aside, JSON-ready for the state: the first record, how many, whether a
+    whole match, why, and the whole in words."""
+    return {
+        "seq": notice.seq, "records": notice.records, "match": notice.match,
+        "reason": notice.reason, "at": notice.at, "text": notice.describe(),
+    }  # fmt: skip
 
 
 def _is_press(record: Record) -> bool:

@@ -38,13 +38,15 @@ from controller.engine import (
     Rules,
     duty_text,
 )
+from controller.engine.editions import edition_view
 from controller.engine.events import Event, plain
 from controller.engine.formats import Seating
 from controller.engine.legal_actions import jump_ins
 from controller.engine.match import DealRecord, Match
 from controller.engine.option_table import OptionValue
 from controller.engine.options import EDITION
-from controller.launcher.policy import PROFILES
+from controller.launcher.eject_profiles import profile_from_params
+from controller.launcher.policy import PROFILES, Profile, ProfileError
 
 from .codec import InvalidInput, action_from_dict, action_to_dict, events_to_dicts
 
@@ -59,7 +61,9 @@ SCORE_ONLY_FORMATS = ("rotation_8p",)
 @dataclass(frozen=True)
 class TableSetup:
     """Who plays, which game and options, who deals first, how the table is used, and how
-    the launcher fires (`eject_profile`)."""
+    the launcher fires (`eject_profile`). A custom eject profile (not a built-in) is recorded
+    with its parameters (`eject_params`, filled in by the table from the profile's file), so
+    the set-up replays the same profile however the file changes later, or if it is gone."""
 
     players: tuple[str, ...]
     game: str = "attack"
@@ -68,6 +72,7 @@ class TableSetup:
     mode: str = "tracked"
     eject_profile: str = "toy"
     seed: int = 0
+    eject_params: Mapping[str, Any] | None = None
     edition: int = EDITION  # the engine's rules the match is played under (a log keeps its own)
 
     def __post_init__(self) -> None:
@@ -82,8 +87,7 @@ class TableSetup:
             raise InvalidInput(f"first_dealer must be a seat from 0 to {len(names) - 1}")
         if self.mode not in MODES:
             raise InvalidInput(f"mode must be one of {', '.join(MODES)}")
-        if self.eject_profile not in PROFILES:
-            raise InvalidInput(f"eject profile must be one of {', '.join(PROFILES)}")
+        self.profile  # noqa: B018 - validates the eject profile and its parameters
         try:
             self.rules  # noqa: B018 - validates the game and options
         except EngineError as error:
@@ -94,8 +98,26 @@ class TableSetup:
             )
 
     @property
+    def profile(self) -> Profile:
+        """The eject profile: a built-in by name, a custom one from its recorded parameters."""
+        name, params = self.eject_profile, self.eject_params
+        if params is None and name not in PROFILES:
+            raise InvalidInput(
+                f"eject profile must be one of {', '.join(PROFILES)} or a custom profile "
+                "with its parameters"
+            )
+        if params is None:
+            return PROFILES[name]
+        if name in PROFILES:
+            raise InvalidInput(f"{name!r} is a built-in eject profile: it takes no parameters")
+        try:
+            return profile_from_params(params, name)
+        except ProfileError as error:
+            raise InvalidInput(str(error)) from None
+
+    @property
     def rules(self) -> Rules:
-        return Rules.create(self.game, **dict(self.options)).of_edition(self.edition)
+        return Rules.of_record(self.game, self.options, self.edition)
 
     @classmethod
     def from_dict(cls, data: object) -> TableSetup:
@@ -112,29 +134,111 @@ class TableSetup:
         options = data.get("options", {})
         if not isinstance(options, dict):
             raise InvalidInput("options must be an object of option ids and values")
-        values = {k: v for k, v in data.items() if k in known and k not in ("players", "options")}
+        params = data.get("eject_params")
+        if params is not None and not isinstance(params, dict):
+            raise InvalidInput("eject_params must be an object of the profile's parameters")
+        lists = ("players", "options", "eject_params")
+        values = {k: v for k, v in data.items() if k in known and k not in lists}
         for key, value in values.items():
             expected = int if key in ("first_dealer", "seed", "edition") else str
             if not isinstance(value, expected) or isinstance(value, bool):
                 raise InvalidInput(
                     f"{key} must be {'a whole number' if expected is int else 'text'}"
                 )
-        return cls(players=tuple(p.strip() for p in players), options=options, **values)
+        return cls(
+            players=tuple(p.strip() for p in players), options=options, eject_params=params,
+            **values,
+        )  # fmt: skip
 
     def to_dict(self) -> dict[str, Any]:
         out = asdict(self)
         out["players"] = list(self.players)
         out["options"] = dict(self.options)
+        if self.eject_params is None:  # a built-in: the set-up reads as it did before
+            del out["eject_params"]
+        else:
+            out["eject_params"] = _plain(self.eject_params)
         return out
 
 
-def recorded_setup(data: object) -> TableSetup:
-    """A set-up as the log recorded it. One logged before the engine's rules had editions was
-    played under the first edition, and replays under it (§11: an upgrade never changes a
-    recorded game)."""
-    if isinstance(data, dict) and "edition" not in data:
-        data = {**data, "edition": 1}
-    return TableSetup.from_dict(data)
+def _plain(value: Any) -> Any:
+    """`value` as JSON holds it (tuples as lists, mappings as dicts)."""
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain(item) for item in value]
+    return value
+
+
+UNRECORDED_EDITIONS = (1, 0)
+"""The editions a set-up logged without one (before set-ups recorded it) may have been played
+under, likeliest first: which one, its events tell (`reproduced`)."""
+
+
+def recorded_setups(data: object) -> list[TableSetup]:
+    """The set-ups a logged set-up may stand for: itself under its recorded edition, or, for
+    one logged before set-ups recorded their edition, each edition it may have been played
+    under (§11: an upgrade never changes a recorded game). Raises InvalidInput if none fits."""
+    if not isinstance(data, dict) or "edition" in data:
+        return [TableSetup.from_dict(data)]
+    setups, refusals = [], []
+    for edition in UNRECORDED_EDITIONS:
+        try:
+            setups.append(TableSetup.from_dict(as_edition(data, edition)))
+        except InvalidInput as error:
+            refusals.append(error)
+    if not setups:
+        raise refusals[0]
+    return setups
+
+
+def as_edition(data: dict[str, Any], edition: int) -> dict[str, Any]:
+    """A set-up logged without an edition, as `edition` reads it. Edition 0 wrote two things
+    differently that mean the same today: a classic multi-card id on an Attack table (it did
+    nothing there without `multi_in_attack`, and with it, one face is what `multi_in_attack`
+    means now) and `jumpin_draw_accumulate` (on: what edition 1 does for every jump-in)."""
+    options = dict(data.get("options") or {})
+    attack = data.get("game", "attack") == "attack"
+    if (
+        edition == 0
+        and attack
+        and not (options.get("multi_in_attack") and options.get("multi_identical"))
+    ):
+        options.pop("multi_same_face", None)
+        options.pop("multi_identical", None)
+    if edition == 0 and "jumpin_draw_accumulate" in options:
+        edition = 1 if options.pop("jumpin_draw_accumulate") else 0
+    return {**data, "options": options, "edition": edition}
+
+
+def reproduced(setup: TableSetup, steps: list[tuple[dict[str, Any], list[Any]]]) -> int:
+    """How many of `steps` (each a logged command and the events logged with it), replayed
+    under `setup`, give back their events as they were logged."""
+    session = TableSession(setup)
+    for done, (command, logged) in enumerate(steps):
+        try:
+            events = session.apply(command)
+        except (InvalidInput, EngineError):
+            return done
+        if not _gives_back(events, logged):
+            return done
+    return len(steps)
+
+
+def _gives_back(events: list[dict[str, Any]], logged: list[Any]) -> bool:
+    """Every logged event is among `events`, each matched once: a newer version may add an
+    event (a hand shown), a field, or order them otherwise, never change one."""
+    unmatched = list(events)
+    for then in logged:
+        same = [now for now in unmatched if _same_event(now, then)]
+        if not same:
+            return False
+        unmatched.remove(same[0])
+    return True
+
+
+def _same_event(now: dict[str, Any], then: Any) -> bool:
+    return isinstance(then, dict) and all(now.get(key) == value for key, value in then.items())
 
 
 def current_keys(data: dict[str, Any]) -> dict[str, Any]:
@@ -313,6 +417,7 @@ class TableSession:
             "winners": list(verdict.winners) if match.over else [],
             "losers": list(verdict.losers) if match.over else [],
             "house": self.house(),
+            "rules": edition_view(self.rules),
             "standings": plain(match.standings()),
             "seating": list(self.seating()),
             "deal": None if game is None else deal_view(game),

@@ -72,7 +72,11 @@ def test_a_hand_entered_past_the_whole_deck_is_refused(playing: Tablet) -> None:
         answer = playing.act({"type": "EnterHand", "seat": 1, "points": number})
         assert answer.status_code == 400 and "at most 1480" in answer.get_json()["error"]
     assert seq(playing) == before
-    assert playing.act({"type": "EnterHand", "seat": 1, "points": 1480}).status_code == 200
+    # the whole deck passes this guard; the engine then weighs the hand itself (the cards it
+    # was tracked holding, the cards in sight) and refuses 1480 for it, saying why
+    answer = playing.act({"type": "EnterHand", "seat": 1, "points": 1480})
+    assert answer.status_code == 409 and "can score at most" in answer.get_json()["error"]
+    assert playing.act({"type": "EnterHand", "seat": 1, "points": 40}).status_code == 200
     pages_answer(playing)
 
 

@@ -1,7 +1,7 @@
 """Exactness under the options (issue-driven cases): nobody who has gone out is given a stack,
-a duty or a turn; a table cannot play a card whose every copy is in sight; a guilty Wild Draw
-Four shows the offender's hand; busts list everyone who crossed; options of the other game are
-refused by name."""
+a duty or a turn; a table cannot play a card whose every copy is in sight; a challenged Wild
+Draw Four's player shows their hand, whatever the verdict; busts list everyone who crossed;
+options of the other game are refused by name."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from controller.engine import (
     TurnUp,
     deal,
 )
-from controller.engine.events import HandShown
+from controller.engine.events import Challenged, HandShown
 from controller.engine.match import DealRecord, Match, score_deal
 from controller.engine.notation import event_text, position
 from controller.engine.options import options_for
@@ -107,16 +107,29 @@ def test_table_wild_copies_are_counted_too() -> None:
         game.push(Play(0, c("W"), colour=R))
 
 
-def test_guilty_challenge_shows_the_offenders_hand() -> None:
-    game = position("classic", top="R5", hands={0: "WD4 R1 G2"})
+@pytest.mark.parametrize(("hand", "guilty"), [("WD4 R1 G2", True), ("WD4 G1 G2", False)])
+def test_a_challenge_shows_the_hand_before_either_verdict(hand: str, guilty: bool) -> None:
+    """§3.2 step 2: the challenged player shows their hand, then comes the verdict."""
+    game = position("classic", top="R5", hands={0: hand})
     game.push(Play(0, c("WD4"), colour=B))
     events = game.push(Challenge(1))
-    shown = next(e for e in events if isinstance(e, HandShown))
-    assert (shown.seat, shown.to, shown.cards) == (0, 1, (c("R1"), c("G2")))
-    assert event_text(shown) == "P0 shows their hand to P1: [R1 G2]"
-    innocent = position("classic", top="R5", hands={0: "WD4 G1 G2"})
-    innocent.push(Play(0, c("WD4"), colour=B))
-    assert not any(isinstance(e, HandShown) for e in innocent.push(Challenge(1)))
+    kinds = [type(e) for e in events]
+    assert kinds[:2] == [HandShown, Challenged]
+    shown, verdict = events[0], events[1]
+    assert isinstance(shown, HandShown) and isinstance(verdict, Challenged)
+    assert (shown.seat, shown.to, shown.cards) == (0, 1, tuple(c(x) for x in hand.split()[1:]))
+    assert event_text(shown) == f"P0 shows their hand to P1: [{hand[4:]}]"
+    assert verdict.guilty is guilty
+
+
+@pytest.mark.parametrize("guilty", [True, False])
+def test_a_table_challenge_shows_the_hand_whatever_the_verdict(guilty: bool) -> None:
+    """At a table the hand is unseen (`?`), but shown all the same, before either verdict."""
+    game = position("classic", top="R5", knowledge=Knowledge.TABLE)
+    game.hands[0] = [UNKNOWN] * 3
+    game.push(Play(0, c("WD4"), colour=B))
+    events = game.push(Challenge(1, guilty=guilty))
+    assert events[:2] == [HandShown(0, 1, (UNKNOWN, UNKNOWN)), Challenged(1, 0, guilty)]
 
 
 def test_bust_lists_everyone_who_crossed() -> None:

@@ -17,6 +17,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("decks",),
     ("option_table",),
     ("options",),
+    ("editions",),  # what each edition of the rules changed
     ("effects", "events", "actions"),
     ("state",),  # the deal's state and its primitive operations
     ("playability",),  # what may be played: predicates over the state

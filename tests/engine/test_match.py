@@ -31,7 +31,8 @@ def record(winner: int, points: tuple[int, ...], cards: tuple[int, ...] | None =
     ],
 )
 def test_score_deal_by_mode(scoring: str, deltas: tuple[int, ...]) -> None:
-    rules = Rules.create("classic", scoring=scoring, chip_rate=2)
+    chips = {"chip_rate": 2} if scoring == "chips" else {}  # only chips scoring uses a rate
+    rules = Rules.create("classic", scoring=scoring, **chips)
     assert score_deal(rules, 1, (10, 0, 50)) == deltas
 
 

@@ -8,6 +8,9 @@ import random
 import pytest
 
 from controller.engine import OPTIONS, GameKind, OptionError, Rules, deal
+from controller.engine.deal import largest_hand
+from controller.engine.decks import DECKS
+from controller.engine.options import OPTIONS_BY_ID
 
 
 def test_defaults_follow_the_feature_table() -> None:
@@ -31,9 +34,9 @@ def test_registry_describes_every_field() -> None:
     ("options", "message"),
     [
         ({"colour_blind": True}, "unknown option 'colour_blind'"),
-        ({"hand_size": 0}, "hand_size must be between 1 and 30"),
+        ({"hand_size": 0}, "hand_size must be between 1 and 53, not 0"),
         ({"hand_size": "7"}, "hand_size must be a whole number"),
-        ({"wd4_bluffing": 1}, "wd4_bluffing must be true or false"),
+        ({"replay_any_count": 1}, "replay_any_count must be true or false"),
         ({"scoring": "golf"}, "scoring must be one of"),
         ({"start_wild": "free_lead"}, "start_wild applies to classic UNO only"),
         ({"deck": "classic"}, "deck: classic is not a attack deck"),
@@ -78,3 +81,45 @@ def test_hand_size_too_big_for_the_deck_names_the_option() -> None:
         deal(rules, 7, 0, random.Random(1))  # the 3 left could all be Wild Draw Fours (§2.5)
     game, _ = deal(rules, 6, 0, random.Random(1))
     assert all(len(hand) in (15, 17) for hand in game.hands)
+
+
+@pytest.mark.parametrize(
+    ("key", "text", "message"),
+    [
+        ("hand_size", "0", "option hand_size must be between 1 and 53, not 0"),
+        ("hand_size", "60", "option hand_size must be between 1 and 53, not 60"),
+        ("target", "0", "option target must be between 1 and 100000, not 0"),
+        ("teams", "9", "option teams must be between 2 and 5, not 9"),
+        ("hand_size", "many", "option hand_size must be a whole number, not 'many'"),
+    ],
+)
+def test_a_number_out_of_range_is_told_its_range(key: str, text: str, message: str) -> None:
+    """Issue 21: the range error was swallowed and came out as "must be a whole number"."""
+    with pytest.raises(OptionError) as refused:
+        Rules.from_text("classic", {key: text})
+    assert str(refused.value) == message
+
+
+def test_the_hand_size_range_is_the_most_any_deck_deals_two_players() -> None:
+    """§2.3's exact bound decides per deck and players; the range only stops what no deck
+    can deal (2 players of the 112-card Attack deck: 107 cards, 53 each)."""
+    most = max(largest_hand(Rules.create(DECKS[name].game, deck=name), 2) for name in DECKS)
+    assert OPTIONS_BY_ID["hand_size"].maximum == most == 53
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "players", "largest"),
+    [
+        ("classic", {"hand_size": 40}, 3, 34),  # 108 - 1 - 4 Wild Draw Fours = 103 cards
+        ("classic", {"hand_size": 30, "start_wild": "redraw"}, 4, 24),  # 8 wilds go back: 99
+        ("attack", {"hand_size": 53}, 3, 35),  # 112 - 1 - 4 Trade Hands = 107
+        ("attack", {"hand_size": 11}, 10, 10),
+    ],
+)
+def test_a_hand_too_big_to_deal_names_the_largest_that_fits(
+    game: str, options: dict[str, object], players: int, largest: int
+) -> None:
+    rules = Rules.create(game, **options)  # type: ignore[arg-type]
+    with pytest.raises(OptionError, match=f"deal at most {largest} cards each to {players} p"):
+        deal(rules, players, 0, random.Random(1))
+    deal(rules.replace(hand_size=largest), players, 0, random.Random(1))  # and it fits

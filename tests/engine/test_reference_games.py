@@ -4,8 +4,10 @@ same games: every event, every hand, the piles and the random generator's state.
 Other simulators reproduce these games card for card, so a change to the engine must not change
 the order of random draws or a bot's choices under the default rules. The digests below were
 taken from the engine before it was restructured; a change that alters them alters the games.
-(The classic digests were renewed once, when a guilty challenge began to add a `HandShown`
-event: with those events left out, the digests were the earlier ones.)
+(The classic digests were renewed twice: when a guilty challenge began to add a `HandShown`
+event, and when every challenge began to show the hand before its verdict, guilty or not (§3.2
+step 2). Each time, with the new events left out or put back where they were, the digests were
+the earlier ones: the games themselves did not change.)
 """
 
 from __future__ import annotations
@@ -71,10 +73,10 @@ REFERENCE = {
     ("attack", "forgetful"): "c12e2c7f8883d132fbc53841e9932403882591b71fc3509742dd734bd774450a",
     ("attack", "heuristic"): "8f8b955e65fa46ad6f7825a8e798511841ebd920307b3034f559e854ce174f6c",
     ("attack", "random"): "24285cfa7aea14706acdb74e7f6b758f5b2f4a1512dd30e2c0dca6da2aec095e",
-    ("classic", "forgetful"): "f3c4194aaedd222a456cd355ea87bd4bbb6db5dc8fa055ffda72f63a5e42440d",
+    ("classic", "forgetful"): "2381b5dc3c000a13fa33f23ebcef4a156ecc6d4d297b65bd215b551ff30942fe",
     ("classic", "heuristic"): "9b52989aa1abb5e0201dd2fcf3140d3e473003a152736bb74e7d3c37c4bfa223",
-    ("classic", "random"): "2312f85924a230c38414bbff4d170911a098746000b0549c441a279821736e56",
-    ("house-classic", "random"): "972be376cdb685052ca728f9f1dc362b86a08547f74219ef0ce007ef48f7e781",
+    ("classic", "random"): "02029dc0870fbcb94c31ac73f2a51881d719a98ffd10d490e8745f3c80281b48",
+    ("house-classic", "random"): "fbd73de29b710ced720429f8e754f25bab3ed5078ac0737aa8f10195ccc3bd70",
     (
         "house-classic",
         "heuristic",

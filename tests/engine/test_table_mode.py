@@ -143,3 +143,73 @@ def test_hand_count_corrections_move_unseen_cards() -> None:
         game.push(Correct(2, 200))
     with pytest.raises(IllegalAction, match="at a table"):
         position().push(Correct(0, 3))
+
+
+def scoring_deal(top: str = "R5", colour: str | None = None, sizes: tuple[int, ...] = (3, 2, 1)):
+    """Classic at a table: P0 has just gone out; the others hold `sizes` unseen cards."""
+    game = position("classic", top=top, colour=colour, hands={0: "R1"}, knowledge=Knowledge.TABLE)
+    game.hands[1:] = [[UNKNOWN] * size for size in sizes]
+    game.push(Play(0, c("R1")))
+    assert game.phase is Phase.SCORING
+    return game
+
+
+def cards(text: str) -> tuple:
+    return tuple(c(x) for x in text.split())
+
+
+def test_an_entered_hand_holds_no_card_more_often_than_the_deck() -> None:
+    """Five Wild Draw Fours of a deck that has four: refused, whatever the tracked count."""
+    game = scoring_deal(sizes=(5, 2, 1))
+    with pytest.raises(BadChoice, match="the classic deck has 4 W4: P1 cannot hold 5"):
+        game.push(EnterHand(1, cards("W4 W4 W4 W4 W4")))
+    game.push(EnterHand(1, cards("W4 W4 W4 W4 W")))  # four are fine: 250 points
+    assert game.shown[1] == (250, 5)
+
+
+def test_copies_in_sight_are_not_in_a_hand() -> None:
+    """The discard pile and the hands entered before hold copies no hand can hold too."""
+    game = scoring_deal(top="W4", colour="R", sizes=(3, 2, 1))
+    with pytest.raises(BadChoice, match="has 4 W4 and 1 in sight: P1 cannot hold 4"):
+        game.push(EnterHand(1, cards("W4 W4 W4 W4"), correction=True))
+    game.push(EnterHand(1, cards("W4 W4 R2")))
+    with pytest.raises(BadChoice, match="has 4 W4 and 3 in sight: P2 cannot hold 2"):
+        game.push(EnterHand(2, cards("W4 W4")))
+    game.push(EnterHand(2, cards("W4 G7")))
+
+
+def test_a_count_other_than_the_tracked_one_is_questioned() -> None:
+    game = scoring_deal(sizes=(3, 2, 1))
+    with pytest.raises(BadChoice, match="P1 was tracked holding 3 cards, not 2: count again"):
+        game.push(EnterHand(1, cards("G7 B2")))
+    assert 1 not in game.shown
+    game.push(EnterHand(1, cards("G7 B2"), correction=True))  # the players counted again
+    assert game.shown[1] == (9, 2)
+
+
+def test_entered_points_are_bounded_by_the_cards_tracked() -> None:
+    """Two cards score at most two wilds' worth (100 in classic); a correction frees the count
+    (but never beyond every card still out of sight)."""
+    game = scoring_deal(sizes=(3, 2, 1))
+    with pytest.raises(BadChoice, match="P2's 2 cards can score at most 100 points"):
+        game.push(EnterHand(2, points=101))
+    game.push(EnterHand(2, points=120, correction=True))
+    with pytest.raises(BadChoice, match="P3's hand can score at most"):
+        game.push(EnterHand(3, points=100_000, correction=True))
+
+
+def test_a_hand_is_entered_once() -> None:
+    game = scoring_deal(sizes=(3, 2, 1))
+    game.push(EnterHand(1, points=12))
+    assert EnterHand(1) not in game.legal_actions()
+    with pytest.raises(IllegalAction, match="P1's hand is already entered"):
+        game.push(EnterHand(1, points=30))
+
+
+def test_a_match_recorded_before_the_checks_replays_its_entries_as_they_were() -> None:
+    """§11: under edition 2 an entry was taken as given (a second one replaced the first)."""
+    game = scoring_deal(sizes=(3, 2, 1))
+    game.rules = game.rules.of_edition(2)
+    game.push(EnterHand(1, cards("W4 W4 W4 W4 W4")))  # 250 points for a 3-card hand
+    game.push(EnterHand(1, cards("W4 W4 W4 W4 W4 W4")))
+    assert game.shown[1] == (300, 6) and EnterHand(1) in game.legal_actions()

@@ -155,3 +155,48 @@ def test_catch_offered_to_everyone_but_the_exposed() -> None:
     game = exposed_game()
     claims = [a for a in game.legal_actions() if isinstance(a, CallUno | Catch)]
     assert claims == [CallUno(0), Catch(1, 0), Catch(2, 0), Catch(3, 0)]
+
+
+def test_a_second_catch_is_refused_as_already_caught() -> None:
+    """§5: one penalty per missed call. In Attack the caught player still holds one card while
+    pressing; nobody has begun a turn, and the refusal says what really happened."""
+    game = exposed_game("attack")
+    game.push(Catch(1, 0))
+    for _ in range(2):
+        with pytest.raises(TooLate, match="P0 has already been caught") as refused:
+            game.push(Catch(2, 0))
+        assert "next player" not in str(refused.value) and "too late" not in str(refused.value)
+        game.push(Press(0, 0))  # the penalty presses give nothing: P0 still holds one card
+    assert game.hands[0] == [c("R2")] and game.to_move() == 1
+
+
+def test_a_late_catch_says_play_went_on() -> None:
+    game = exposed_game()
+    game.push(Draw(1))
+    with pytest.raises(TooLate, match="too late to catch P0: play went on after their card"):
+        game.push(Catch(2, 0))
+
+
+def test_a_catch_of_a_player_who_owed_no_call_says_so() -> None:
+    """Dealt one card (hand_size 1): no play of P0's left it at one card, so no call was owed."""
+    game = position("classic", top="R5", hands={0: "G7"})
+    with pytest.raises(TooLate, match="P0 owes no UNO call"):
+        game.push(Catch(1, 0))
+
+
+def test_a_new_missed_call_after_a_catch_is_caught_again() -> None:
+    """A catch settles one missed call: the next one, after more plays, is catchable again."""
+    game = position("classic", players=2, top="R5", hands={0: "R1 R2", 1: "R3 R4 R6"},
+                    pile="R8 R9")  # fmt: skip
+    game.push(Play(0, c("R1")))
+    game.push(Catch(1, 0))  # P0 draws R8 R9
+    for seat, card in ((1, "R3"), (0, "R2"), (1, "R4"), (0, "R8")):
+        game.push(Play(seat, c(card)))
+    assert game.exposed == (0,) and Caught(1, 0) in game.push(Catch(1, 0))
+
+
+def test_true_uno_calls_are_listed_for_every_hand_in_the_uno_state() -> None:
+    game = position("classic", top="R5", hands={0: "R1 R2", 2: "G7"})
+    claims = [a for a in game.legal_actions() if isinstance(a, CallUno | Catch)]
+    assert claims == [CallUno(2)]
+    assert UnoCalled(2) in game.push(CallUno(2))

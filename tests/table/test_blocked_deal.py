@@ -9,6 +9,7 @@ import functools
 import random
 from typing import Any
 
+from controller.engine.options import EDITION
 from controller.launcher import ScriptedPolicy, SimOptions, open_launcher
 from controller.store import Store
 from controller.table.demo import DemoTable
@@ -169,6 +170,6 @@ def test_a_match_logged_before_the_blocked_deal_replays_as_it_was_played(store: 
         service.stop()
     fresh = started(TableService(store).start())  # a new match: today's rules
     try:
-        assert fresh.snapshot()["setup"]["edition"] == 2
+        assert fresh.snapshot()["setup"]["edition"] == EDITION
     finally:
         fresh.stop()

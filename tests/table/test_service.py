@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from controller.engine import IllegalAction, OptionError
+from controller.engine import IllegalAction
 from controller.store import Store
 from controller.table.codec import InvalidInput
 from controller.table.service import TableService
@@ -62,16 +62,15 @@ def test_a_format_that_does_not_fit_the_players_is_bad_input(
     assert "table job failed" not in caplog.text  # a refusal, not a failure of the service
 
 
-def test_a_deal_its_options_cannot_deal_is_refused_not_a_failure(
+def test_a_set_up_its_options_cannot_deal_is_refused_not_a_failure(
     service: TableService, store: Store, caplog: pytest.LogCaptureFixture
 ) -> None:
     # 5 x 22 Attack cards leave 2, which could both be Trade Hands that go back (§2.5)
     setup = SETUP | {"players": list("ABCDE"), "options": {"hand_size": 22}}
-    service.submit({"type": "setup", "setup": setup})
-    logged = len(store.records("main"))
-    with pytest.raises(OptionError, match="option hand_size: 5 players x 22 cards leave 2"):
-        service.submit({"type": "deal"})
-    assert len(store.records("main")) == logged
+    with pytest.raises(InvalidInput, match="option hand_size: 5 players x 22 cards leave 2") as e:
+        service.submit({"type": "setup", "setup": setup})
+    assert "at most 21 cards each to 5 players" in str(e.value)  # the largest that fits (§2.3)
+    assert store.records("main") == []
     assert "table job failed" not in caplog.text  # a refusal, not a failure of the service
 
 

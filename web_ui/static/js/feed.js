@@ -34,10 +34,18 @@ export function describe(state, event) {
   if (event.type === "DealStarted") params.name = playerName(state, event.dealer);
   if (event.type === "Owes") params.count = event.presses;
   if (event.type === "HandShown") return handShown(state, event, params);
+  if (event.type === "Challenged") return challenged(state, event, params);
   return t(key, params);
 }
 
-/** §3.2: the offender of a guilty Wild Draw Four shows the challenger their hand. */
+/** §3.2: the challenge of a Wild Draw Four and its verdict (the hand was shown just before). */
+function challenged(state, event, params) {
+  params.target = playerName(state, event.offender);
+  return t(event.guilty ? "ev_Challenged_guilty" : "ev_Challenged_innocent", params);
+}
+
+/** §3.2 step 2: a challenged Wild Draw Four's player shows the challenger their hand, before
+ * the verdict, guilty or not (at a table the cards are unseen: only the showing is told). */
 function handShown(state, event, params) {
   const known = event.cards.filter((card) => card !== "?");
   params.target = playerName(state, event.to);

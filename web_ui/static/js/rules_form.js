@@ -44,6 +44,12 @@ export class RulesForm {
     return option.games.includes(this.game());
   }
 
+  /** Whether a choice of an option belongs to the chosen game (§11: uno_state's
+   * "identical cards" is classic UNO's only). */
+  choiceApplies(option, choice) {
+    return (option.choice_games?.[choice] ?? option.games).includes(this.game());
+  }
+
   /** The options the chosen format uses, as shown now (some depend on the scoring). */
   formatFields() {
     const format = this.value("format");
@@ -62,6 +68,7 @@ export class RulesForm {
     for (const option of this.catalogue.options) {
       const value = this.values[option.id];
       if (!this.applies(option) || value === undefined || value === option.default) continue;
+      if (option.choices.length && !this.choiceApplies(option, value)) continue;
       if (FORMAT_OPTIONS.has(option.id) && !shown.has(option.id)) continue;
       out[option.id] = value;
     }
@@ -178,7 +185,7 @@ export class RulesForm {
       const choices =
         id === "deck"
           ? option.choices.filter((c) => !c || this.catalogue.decks[c] === this.game())
-          : option.choices;
+          : option.choices.filter((c) => this.choiceApplies(option, c));
       return h(
         "select",
         { onchange: (e) => this.choose(id, e.target.value) },

@@ -89,15 +89,22 @@ function renderDealers() {
   );
 }
 
-/** Each eject profile by its name in words, and a line on what a press feels like. */
-function renderEjectProfiles(profiles) {
+/** Each eject profile by its name in words, and a line on what a press feels like: a built-in
+ * one's in the page's language, a custom one's (the family's own, from `tune`) its file's own
+ * description. */
+function renderEjectProfiles(profiles, custom = []) {
   const chosen = previous?.eject_profile ?? "toy";
   const select = $("eject-profile");
-  const name = (p) => (`eject_profile_${p}` in page.words ? t(`eject_profile_${p}`) : p);
+  const described = new Map(custom.map((p) => [p.name, p.description]));
+  const name = (p) => {
+    if (described.has(p)) return t("eject_profile_custom", { name: p });
+    return `eject_profile_${p}` in page.words ? t(`eject_profile_${p}`) : p;
+  };
   select.replaceChildren(...profiles.map((p) => h("option", { value: p, selected: p === chosen }, name(p))));
   const explain = () => {
     const key = `eject_profile_${select.value}_hint`;
-    $("eject-profile-hint").textContent = key in page.words ? t(key) : "";
+    const own = described.get(select.value);
+    $("eject-profile-hint").textContent = own ?? (key in page.words ? t(key) : "");
   };
   select.addEventListener("change", explain);
   explain();
@@ -205,7 +212,7 @@ async function start() {
   const catalogue = await attempt(() => get("/api/options"));
   if (!catalogue) return;
   rules = new RulesForm(catalogue, { ...(previous?.options ?? {}) }, { game, players: names, changed });
-  renderEjectProfiles(catalogue.eject_profiles);
+  renderEjectProfiles(catalogue.eject_profiles, catalogue.custom_eject_profiles);
   renderRules();
   unfoldIfChanged();
   showCarried();

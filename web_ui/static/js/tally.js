@@ -11,9 +11,16 @@ function faces(state) {
   const seen = new Map();
   for (const { card, points } of page.decks[state.deck] ?? []) {
     const face = colourOf(card) === "W" ? card : card.slice(1);
-    if (!seen.has(face)) seen.set(face, { face, card, points });
+    if (!seen.has(face)) seen.set(face, { face, card, cards: [], points });
+    seen.get(face).cards.push(card);
   }
   return [...seen.values()];
+}
+
+/** `count` cards of one face, its colours taken in turn (R9, G9, B9, Y9, R9, ...): the
+ * points are the face's, and no colour is claimed more often than the deck can hold it. */
+function cardsOfFace({ cards }, count) {
+  return Array.from({ length: count }, (_, i) => cards[i % cards.length]);
 }
 
 export function scoring(kit) {
@@ -83,7 +90,7 @@ function cardCounter(kit, seat, tracked) {
   const { state, ui, act, button, name, redraw } = kit;
   const all = faces(state);
   const counts = (ui.scoring.picks[seat] ??= {});
-  const cards = all.flatMap(({ face, card }) => Array(counts[face] ?? 0).fill(card));
+  const cards = all.flatMap((face) => cardsOfFace(face, counts[face.face] ?? 0));
   const total = all.reduce((sum, { face, points }) => sum + (counts[face] ?? 0) * points, 0);
   const change = (face, by) => () => {
     counts[face] = Math.max(0, (counts[face] ?? 0) + by);
@@ -93,7 +100,8 @@ function cardCounter(kit, seat, tracked) {
   const mismatch = cards.length > 0 && cards.length !== tracked;
   const save = () => {
     if (mismatch && !ui.scoring.sure) return ((ui.scoring.sure = true), redraw());
-    act({ type: "EnterHand", seat, cards });
+    // "save anyway": the players counted again, so the entry corrects the tracked count
+    act({ type: "EnterHand", seat, cards, correction: mismatch });
   };
   const cells = all.map(({ face, card, points }) =>
     h(
