@@ -31,7 +31,7 @@ from controller.engine import Game, Rules, deal
 from controller.engine.autoplay import play_out
 from controller.engine.bots import RandomBot
 from controller.fastsim import Deals, EjectDecider
-from controller.launcher.policy import PROFILES, EjectPolicy
+from controller.policy import PROFILES, EjectPolicy
 from controller.simulation import press_outcome
 
 SECONDS = 3.0
@@ -148,7 +148,7 @@ def peak_rss_mb(games: int) -> float:
     """The peak memory of a process of its own simulating `games` games (`peak.peak_mb`)."""
     code = (
         "from controller.engine import Rules\n"
-        "from controller.launcher.policy import PROFILES\n"
+        "from controller.policy import PROFILES\n"
         "from controller.simulation import simulate\n"
         f"s = simulate(Rules.create('attack'), 4, {games}, 1, PROFILES['toy'], 'random')\n"
         "print(s.path)\n"

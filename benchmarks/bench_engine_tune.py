@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from controller.engine import Rules
-from controller.launcher.policy import PROFILES
+from controller.policy import PROFILES
 from controller.tuning import Check, Runner, Table, Target, Tuned, candidates, check_one, tune
 
 HOUSE_RULES = {"attack_stack_hits": True, "multi_in_attack": True}

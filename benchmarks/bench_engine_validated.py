@@ -20,7 +20,7 @@ from benchmarks.peak import peak_mb
 from controller.engine import Rules, deal
 from controller.engine.autoplay import play_out
 from controller.engine.bots import RandomBot
-from controller.launcher.policy import PROFILES, EjectPolicy
+from controller.policy import PROFILES, EjectPolicy
 
 SECONDS = 2.0
 ROUNDS = 3

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from controller.engine import Rules
-from controller.launcher.policy import PROFILES
+from controller.policy import PROFILES
 from controller.simulation import compare_paths
 from controller.tuning import Table, Target, candidates, tune
 

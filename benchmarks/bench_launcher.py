@@ -51,7 +51,6 @@ from controller.launcher import (
     Launcher,
     PinProfile,
     PressRunner,
-    ScriptedPolicy,
     SimOptions,
     load_pin_profile,
     open_launcher,
@@ -59,6 +58,7 @@ from controller.launcher import (
 from controller.launcher.calibrate import CalibrationFailed, calibrate
 from controller.launcher.ejector import EjectResult
 from controller.launcher.wheel import Wheel
+from controller.policy import ScriptedPolicy
 
 PRESSES = 1000
 EJECTS = 10_000

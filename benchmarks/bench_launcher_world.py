@@ -28,14 +28,9 @@ from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
 
 from benchmarks.bench_launcher import Ledger, outcomes
-from controller.launcher import (
-    ButtonEvent,
-    PressRunner,
-    ScriptedPolicy,
-    SimOptions,
-    open_launcher,
-)
+from controller.launcher import ButtonEvent, PressRunner, SimOptions, open_launcher
 from controller.launcher.sim import EdgeDelay
+from controller.policy import ScriptedPolicy
 
 EJECTS = 5000
 PROCESSES = 16

@@ -20,8 +20,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from benchmarks.latency import latency_line
-from controller.launcher import PressRunner, ScriptedPolicy, SimOptions, load_pin_profile
+from controller.launcher import PressRunner, SimOptions, load_pin_profile
 from controller.launcher.board import FakeBoard, Settlement, open_serial_launcher
+from controller.policy import ScriptedPolicy
 
 PINGS = 2000
 PRESSES = 300

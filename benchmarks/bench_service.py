@@ -26,8 +26,9 @@ from typing import Any
 
 from benchmarks.latency import latency_line
 from controller.config import Config
-from controller.launcher import ScriptedPolicy, open_launcher
+from controller.launcher import open_launcher
 from controller.launcher.sim import SimOptions
+from controller.policy import ScriptedPolicy
 from controller.store import Store
 from controller.table.service import TableService
 from web_ui.app import create_app

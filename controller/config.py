@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
-from controller.launcher.eject_profiles import NAME, NAME_RULE
-from controller.launcher.policy import PROFILES
+from controller.policy import PROFILES
+from controller.policy.custom_profiles import NAME, NAME_RULE
 from controller.sections import ConfigError, Section, build_section
 
 EXAMPLE = Path(__file__).with_name("config.example.toml")

@@ -21,7 +21,7 @@ from controller.engine.autoplay import DealStats, RunawayGame, play_out, remaini
 from controller.engine.bots import Bot, HeuristicBot, RandomBot
 from controller.engine.match import Match, choose_dealer
 from controller.fastsim import Deals, EjectDecider, Outcome, build, covers
-from controller.launcher.policy import EjectPolicy, Policy, Profile
+from controller.policy import EjectPolicy, Policy, Profile
 
 BOTS: dict[str, Callable[[random.Random], Bot]] = {"heuristic": HeuristicBot, "random": RandomBot}
 PATHS = ("auto", "fast", "validated")

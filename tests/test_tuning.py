@@ -10,7 +10,7 @@ import dataclasses
 import pytest
 
 from controller.engine import Rules
-from controller.launcher.policy import PROFILES
+from controller.policy import PROFILES
 from controller.simulation import Pace, simulate
 from controller.tuning import (
     Check,

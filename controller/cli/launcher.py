@@ -26,12 +26,12 @@ from controller.launcher.guard import open_guarded
 from controller.launcher.launcher import Launcher
 from controller.launcher.lifecycle import motor_safe
 from controller.launcher.pins import PinProfile, dump_pin_profile, load_pin_profile
-from controller.launcher.policy import EjectPolicy, Policy, ProfileError, ScriptedPolicy
-from controller.launcher.policy import load_profile as load_eject_profile
 from controller.launcher.runner import PressOutcome, PressRunner
 from controller.launcher.safeoff import LineUser, kernel_line_user, safe_off
 from controller.launcher.selftest import format_report, passed, run_selftest
 from controller.launcher.sim import SimOptions
+from controller.policy import EjectPolicy, Policy, ProfileError, ScriptedPolicy
+from controller.policy import load_profile as load_eject_profile
 
 
 def register(commands: Any) -> None:

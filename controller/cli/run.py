@@ -19,10 +19,10 @@ from typing import Any
 from controller.cli import UsageError
 from controller.config import Config, load_config
 from controller.launcher import LauncherError, load_pin_profile
-from controller.launcher.eject_profiles import ProfileShelf, read_entry
 from controller.launcher.guard import open_guarded
-from controller.launcher.policy import ProfileError
 from controller.launcher.sim import SimOptions
+from controller.policy import ProfileError
+from controller.policy.custom_profiles import ProfileShelf, read_entry
 from controller.sdnotify import Notifier, Watchdog, watchdog_interval
 from controller.sections import ConfigError
 from controller.stops import FILE as STOP_FILE

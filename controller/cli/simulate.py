@@ -16,8 +16,8 @@ from controller.engine.autoplay import RunawayGame, play_out
 from controller.engine.match import choose_dealer
 from controller.engine.notation import describe
 from controller.engine.option_table import FORMATS
-from controller.launcher.eject_profiles import ProfileShelf
-from controller.launcher.policy import EjectPolicy, Profile, ProfileError, load_profile
+from controller.policy import EjectPolicy, Profile, ProfileError, load_profile
+from controller.policy.custom_profiles import ProfileShelf
 from controller.simulation import (
     BOTS,
     PATHS,

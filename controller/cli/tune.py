@@ -22,8 +22,8 @@ from controller.cli.simulate import (
 )
 from controller.config import load_config
 from controller.engine import EngineError, GameKind
-from controller.launcher.eject_profiles import FOLDER, check_name
-from controller.launcher.policy import Profile, ProfileError, profile_from_toml
+from controller.policy import Profile, ProfileError, profile_from_toml
+from controller.policy.custom_profiles import FOLDER, check_name
 from controller.sections import ConfigError
 from controller.simulation import BOTS
 from controller.tuning import (

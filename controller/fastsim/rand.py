@@ -15,7 +15,7 @@ import itertools
 import random
 from collections.abc import Callable
 
-from controller.launcher.policy import Profile
+from controller.policy import Profile
 
 _BITS = tuple(n.bit_length() for n in range(1024))
 

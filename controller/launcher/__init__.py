@@ -1,11 +1,12 @@
-"""The launcher: feed motor, UNO button, card sensor and lights, and the eject policy.
+"""The launcher: feed motor, UNO button, card sensor and lights.
 
 The table service needs only what is exported here:
 
 * `open_launcher(profile, backend=...)` → `Launcher` (real pins on a Pi, the simulator elsewhere);
 * `Launcher.add_press_consumer`, `eject`, `deal`, `suspense`, `show_colour`, `show_tension`,
   `status`, `fault`, `clear_fault`, `stop`, `close`;
-* `handle_press` (press → policy → suspense → eject) and the policy (`EjectPolicy`, `PROFILES`).
+* `handle_press` (press → policy → suspense → eject); the policy itself is `controller.policy`,
+  pure and outside this hardware layer.
 """
 
 from controller.launcher.buttons import ButtonEvent
@@ -21,23 +22,12 @@ from controller.launcher.errors import (
 from controller.launcher.factory import open_launcher, resolve_backend
 from controller.launcher.launcher import Fault, Launcher, LauncherStatus
 from controller.launcher.pins import PinProfile, load_pin_profile
-from controller.launcher.policy import (
-    PROFILES,
-    EjectDecision,
-    EjectPolicy,
-    Profile,
-    ScriptedPolicy,
-    load_profile,
-)
 from controller.launcher.runner import PressOutcome, PressRunner, handle_press
 from controller.launcher.sim import SimOptions, SimulatedLauncher
 
 __all__ = [
-    "PROFILES",
     "BackendUnavailable",
     "ButtonEvent",
-    "EjectDecision",
-    "EjectPolicy",
     "EjectResult",
     "Fault",
     "Launcher",
@@ -50,13 +40,10 @@ __all__ = [
     "PinProfileError",
     "PressOutcome",
     "PressRunner",
-    "Profile",
-    "ScriptedPolicy",
     "SimOptions",
     "SimulatedLauncher",
     "handle_press",
     "load_pin_profile",
-    "load_profile",
     "open_launcher",
     "resolve_backend",
 ]

@@ -19,7 +19,7 @@ from controller.launcher.buttons import ButtonEvent
 from controller.launcher.ejector import EjectResult
 from controller.launcher.errors import LauncherClosed, LauncherFault
 from controller.launcher.launcher import Launcher
-from controller.launcher.policy import EjectDecision, Policy
+from controller.policy import EjectDecision, Policy
 
 log = logging.getLogger(__name__)
 

@@ -23,13 +23,15 @@ from typing import TYPE_CHECKING, Any
 
 from controller.engine import IllegalAction, Press
 from controller.engine.autoplay import remaining_for_press
-from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus, handle_press
-from controller.launcher.policy import PROFILES, EjectDecision, EjectPolicy, Policy
+from controller.policy import PROFILES, EjectDecision, EjectPolicy, Policy
 from controller.store import Record, Store
 
 from .codec import InvalidInput, action_to_dict
 from .hub import Hub, Message
 from .session import TableSession
+
+if TYPE_CHECKING:  # the launcher's types only: a table without one never loads the hardware layer
+    from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 TAP_LIFE = 60.0  # seconds a tablet's press may wait for its button event before it is forgotten
@@ -138,6 +140,8 @@ class LauncherSide:
             return None
         game = session.game
         assert game is not None
+        from controller.launcher import handle_press  # loaded already: the launcher came from it
+
         outcome = handle_press(
             launcher, self.policy(), event, remaining=remaining_for_press(game),
             suspense=self.suspense, on_decision=self._decided,

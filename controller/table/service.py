@@ -19,12 +19,11 @@ from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from controller.engine import EngineError, IllegalAction
-from controller.launcher import Launcher
-from controller.launcher.eject_profiles import ProfileShelf, profile_params
-from controller.launcher.policy import PROFILES, Policy, ProfileError
+from controller.policy import PROFILES, Policy, ProfileError
+from controller.policy.custom_profiles import ProfileShelf, profile_params
 from controller.store import Record, SetAside, Store, StoreError
 
 from .codec import InvalidInput, record_to_dict
@@ -39,6 +38,9 @@ from .session import (
     reproduced,
 )
 from .summaries import MatchHistory, MatchSummary, Published
+
+if TYPE_CHECKING:  # the launcher is composed in by the caller; only its type is named here
+    from controller.launcher import Launcher
 
 log = logging.getLogger(__name__)
 

@@ -45,8 +45,8 @@ from controller.engine.legal_actions import jump_ins
 from controller.engine.match import DealRecord, Match
 from controller.engine.option_table import OptionValue
 from controller.engine.options import EDITION
-from controller.launcher.eject_profiles import profile_from_params
-from controller.launcher.policy import PROFILES, Profile, ProfileError
+from controller.policy import PROFILES, Profile, ProfileError
+from controller.policy.custom_profiles import profile_from_params
 
 from .codec import InvalidInput, action_from_dict, action_to_dict, events_to_dicts
 

@@ -19,7 +19,7 @@ import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from controller.launcher.policy import Profile
+from controller.policy import Profile
 
 from .checking import Check, Told, check, check_games, check_one, check_seeds, more
 from .deals import Runner, Table, Tally, play

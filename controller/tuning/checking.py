@@ -19,7 +19,7 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from controller.launcher.policy import Profile
+from controller.policy import Profile
 
 from .deals import Runner, Tally, Z
 from .grid import Target

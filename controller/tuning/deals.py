@@ -18,7 +18,7 @@ from concurrent.futures import Future, ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 
 from controller.engine import Rules
-from controller.launcher.policy import Profile
+from controller.policy import Profile
 from controller.simulation import Pace, choose_path, fast_deals, validated_deals
 
 Z = 1.96  # intervals are 95 % (normal approximation of a mean over many deals)

@@ -12,7 +12,7 @@ import dataclasses
 from collections import defaultdict
 from dataclasses import dataclass
 
-from controller.launcher.policy import Profile
+from controller.policy import Profile
 
 FIRE_PROBABILITIES = (0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 COUNT_SCALES = (0.5, 0.75, 1.0, 1.5, 2.0, 3.0)

@@ -15,7 +15,7 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
-from controller.launcher.policy import Profile
+from controller.policy import Profile
 
 from .deals import Runner, Tally
 from .grid import Target

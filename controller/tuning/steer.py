@@ -13,7 +13,7 @@ import dataclasses
 import math
 from collections.abc import Sequence
 
-from controller.launcher.policy import Profile
+from controller.policy import Profile
 
 from .deals import Tally
 from .grid import Target

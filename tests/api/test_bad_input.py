@@ -16,8 +16,9 @@ from flask import Flask
 
 from controller.cli.run import StatusReporter
 from controller.config import Config
-from controller.launcher import Launcher, ScriptedPolicy, open_launcher
+from controller.launcher import Launcher, open_launcher
 from controller.launcher.sim import SimOptions
+from controller.policy import ScriptedPolicy
 from controller.preset_store import LIMIT, presets, save_preset
 from controller.sdnotify import Notifier
 from controller.store import Store

@@ -4,7 +4,7 @@ name; a broken or unknown one is a 400 with the reason, and the table plays on."
 
 from __future__ import annotations
 
-from controller.launcher.policy import PROFILES
+from controller.policy import PROFILES
 from controller.store import Store
 
 from .conftest import SETUP, Tablet

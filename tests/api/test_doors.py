@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 
 from controller.launcher import open_launcher
-from controller.launcher.policy import PROFILES
+from controller.policy import PROFILES
 from controller.store import Store
 from controller.table.service import TableService
 from tests.serving import serve

@@ -10,8 +10,9 @@ from collections.abc import Iterator
 import pytest
 
 from controller.config import Config
-from controller.launcher import Fault, Launcher, ScriptedPolicy, open_launcher
+from controller.launcher import Fault, Launcher, open_launcher
 from controller.launcher.sim import SimOptions
+from controller.policy import ScriptedPolicy
 from controller.store import Record, Store
 from controller.table.service import TableService
 from tests.waiting import wait_until

@@ -19,8 +19,8 @@ import pytest
 from controller.cli import main
 from controller.cli.tune import ProgressBar
 from controller.engine import Rules
-from controller.launcher.eject_profiles import ProfileShelf
-from controller.launcher.policy import PROFILES, load_profile
+from controller.policy import PROFILES, load_profile
+from controller.policy.custom_profiles import ProfileShelf
 from controller.tuning import Runner, Table, Target, candidates, check_one
 
 TINY = ["--games", "8", "--check-games", "400", "--seed", "4", "--jobs", "1"]

@@ -18,8 +18,8 @@ from typing import Any
 
 from controller.config import Config, ServiceConfig
 from controller.launcher import open_launcher
-from controller.launcher.policy import ScriptedPolicy
 from controller.launcher.sim import SimOptions
+from controller.policy import ScriptedPolicy
 from controller.store import Store
 from controller.table.demo import DemoTable
 from controller.table.service import TableService

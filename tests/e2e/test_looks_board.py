@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from controller.launcher.policy import ScriptedPolicy
+from controller.policy import ScriptedPolicy
 
 from .conftest import Table, _table
 from .looks import CHART_TEXT, LANDSCAPE, PHONE, SIZES, SLACK, fits, opened

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import expect
 
-from controller.launcher.policy import ScriptedPolicy
+from controller.policy import ScriptedPolicy
 from tests.waiting import wait_until
 from web_ui.addresses import lan_addresses
 

@@ -108,7 +108,7 @@ def test_next_dealer(rule: str, dealer: int) -> None:
 def test_full_match_to_the_target_by_bots() -> None:
     from controller.engine.autoplay import play_out
     from controller.engine.bots import HeuristicBot
-    from controller.launcher.policy import PROFILES, EjectPolicy
+    from controller.policy import PROFILES, EjectPolicy
     from controller.simulation import press_outcome
 
     rng = random.Random(7)

@@ -20,7 +20,7 @@ from controller.engine.autoplay import DealStats, play_out, remaining_for_press
 from controller.engine.game import Game
 from controller.engine.notation import position
 from controller.fastsim import Deals, EjectDecider, Outcome
-from controller.launcher.policy import PROFILES, EjectPolicy
+from controller.policy import PROFILES, EjectPolicy
 from controller.simulation import BOTS, generators
 
 CASES = [

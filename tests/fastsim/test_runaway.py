@@ -8,7 +8,7 @@ import pytest
 
 from controller.engine import EngineError, Rules, autoplay
 from controller.fastsim import deal as fast_deal
-from controller.launcher.policy import PROFILES
+from controller.policy import PROFILES
 from controller.simulation import fast_deals, simulate
 
 CAP = 3_000

@@ -19,7 +19,7 @@ from controller import simulation
 from controller.engine import Rules
 from controller.fastsim import EjectDecider, covers
 from controller.fastsim.rand import QUICK, picker, shuffle
-from controller.launcher.policy import PROFILES, EjectPolicy, Profile
+from controller.policy import PROFILES, EjectPolicy, Profile
 from controller.simulation import compare_paths, generators, simulate
 
 SOAK = int(os.environ.get("UNO_SOAK", "1"))

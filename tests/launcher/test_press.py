@@ -20,12 +20,12 @@ from controller.launcher import (
     Launcher,
     LauncherStatus,
     PressRunner,
-    ScriptedPolicy,
     SimOptions,
     SimulatedLauncher,
     handle_press,
     open_launcher,
 )
+from controller.policy import ScriptedPolicy
 from tests.waiting import FakeClock, wait_until
 
 from .helpers import Recorder, fast_profile, pin, states

@@ -11,9 +11,10 @@ from typing import Any
 
 import pytest
 
-from controller.launcher import LauncherFault, LauncherStatus, ScriptedPolicy
+from controller.launcher import LauncherFault, LauncherStatus
 from controller.launcher.board import SerialLauncher, Settlement
 from controller.launcher.ejector import EjectResult
+from controller.policy import ScriptedPolicy
 from controller.store import Store
 from controller.table.service import TableService
 from tests.launcher.helpers import WAIT

@@ -10,7 +10,8 @@ import random
 from typing import Any
 
 from controller.engine.options import EDITION
-from controller.launcher import ScriptedPolicy, SimOptions, open_launcher
+from controller.launcher import SimOptions, open_launcher
+from controller.policy import ScriptedPolicy
 from controller.store import Store
 from controller.table.demo import DemoTable
 from controller.table.service import TableService

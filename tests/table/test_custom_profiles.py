@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from controller.launcher.eject_profiles import profile_params
-from controller.launcher.policy import PROFILES, profile_from_toml
+from controller.policy import PROFILES, profile_from_toml
+from controller.policy.custom_profiles import profile_params
 from controller.store import Store
 from controller.table.codec import InvalidInput
 from controller.table.service import TableService

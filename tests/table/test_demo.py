@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from controller.launcher import Launcher, ScriptedPolicy, SimOptions, open_launcher
+from controller.launcher import Launcher, SimOptions, open_launcher
+from controller.policy import ScriptedPolicy
 from controller.store import Store
 from controller.table.demo import DemoTable
 from controller.table.service import TableService

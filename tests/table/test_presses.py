@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
-from controller.launcher import EjectDecision, Launcher, ScriptedPolicy, open_launcher
+from controller.launcher import Launcher, open_launcher
 from controller.launcher.sim import SimOptions
+from controller.policy import EjectDecision, ScriptedPolicy
 from controller.store import Store
 from controller.table.service import TableService
 

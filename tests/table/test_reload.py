@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 
 from controller.engine import IllegalAction
-from controller.launcher import ScriptedPolicy, SimOptions, open_launcher
+from controller.launcher import SimOptions, open_launcher
+from controller.policy import ScriptedPolicy
 from controller.store import Store
 from controller.table.service import TableService
 from controller.table.session import TableSession, TableSetup

@@ -1,6 +1,6 @@
 """The eject profiles a table may choose: the built-in ones and a family's own, by name.
 
-Custom profiles are TOML files (the format is `controller.launcher.policy`'s) in two folders:
+Custom profiles are TOML files (the format is `controller.policy.eject`'s) in two folders:
 ``<data dir>/eject-profiles/`` (where `uno-attack tune --install NAME` puts them) and the
 repository's ``hardware/eject-profiles/`` (the shipped examples). A file's name is its
 profile's name (``ours.toml`` is ``ours``); its ``description`` key is the one line the set-up
@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from controller.launcher.policy import PROFILES, Profile, ProfileError
-from controller.launcher.policy_toml import parse_profile, profile_description
+from controller.policy.eject import PROFILES, Profile, ProfileError
+from controller.policy.profile_toml import parse_profile, profile_description
 
 FOLDER = "eject-profiles"
 """The custom profiles' folder in the data directory."""

@@ -9,14 +9,14 @@ from pathlib import Path
 
 import pytest
 
-from controller.launcher.eject_profiles import (
+from controller.policy import PROFILES, ProfileError, load_profile
+from controller.policy.custom_profiles import (
     SHIPPED,
     ProfileShelf,
     check_name,
     profile_from_params,
     profile_params,
 )
-from controller.launcher.policy import PROFILES, ProfileError, load_profile
 
 OURS = 'description = "Ours"\nbase = "gentle"\nfire_probability = 0.45\n'
 

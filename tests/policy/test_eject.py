@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.launcher.policy import (
+from controller.policy import (
     PROFILES,
     EjectDecision,
     EjectPolicy,

@@ -1,5 +1,5 @@
 """Parsing custom eject profiles from TOML probability tables (the format is documented in
-`controller.launcher.policy`). Unknown keys are errors naming the key; every value is then
+`controller.policy.eject`). Unknown keys are errors naming the key; every value is then
 checked by `Profile` itself."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import tomllib
 from dataclasses import replace
 from typing import Any
 
-from controller.launcher.policy import PROFILES, Profile, ProfileError
+from controller.policy.eject import PROFILES, Profile, ProfileError
 
 _SCALARS = {
     "fire_probability",

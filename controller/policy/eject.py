@@ -3,8 +3,9 @@
 This is the product's "random eject behaviour". The original toy indexes a notched disc on every
 press, so it fires on some presses and not others, never keeps players waiting forever, and
 shoots several cards when it does fire. A policy reproduces that from a `Profile` (pure data) and
-an injected `random.Random`; nothing here reads a clock or does I/O, so a seed replays a game
-exactly and the rules engine's simulator can call it hundreds of thousands of times a second.
+an injected `random.Random`; a policy reads no clock and does no I/O (only `load_profile` reads
+a profile's file), so a seed replays a game exactly and the rules engine's simulator can call it
+hundreds of thousands of times a second.
 
 The model, per press:
 
@@ -42,7 +43,7 @@ starts from a built-in profile and overrides what the file sets. Unknown keys ar
 
 `profile_from_toml(text, name)` parses such a text; `load_profile(name_or_path)` returns a built-in
 profile by name or reads a ``.toml`` file (named after its file stem). A table finds custom
-profiles by name in its folders: `controller.launcher.eject_profiles`.
+profiles by name in its folders: `controller.policy.custom_profiles`.
 """
 
 from __future__ import annotations
@@ -404,12 +405,12 @@ class ScriptedPolicy:
         return _finish(wanted, "fire" if wanted else "miss", remaining, 0.0)
 
 
-# --- TOML loading (the parser lives in policy_toml; these are the stable entry points) ---
+# --- TOML loading (the parser lives in profile_toml; these are the stable entry points) ---
 
 
 def profile_from_toml(text: str, name: str) -> Profile:
     """Build a profile called `name` from a TOML probability table (format: module docstring)."""
-    from controller.launcher.policy_toml import parse_profile
+    from controller.policy.profile_toml import parse_profile
 
     return parse_profile(text, name)
 
