@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+from controller.store import Store
 from controller.table.service import TableService
 
 SETUP: dict[str, Any] = {
@@ -24,3 +28,14 @@ def started(service: TableService, top: str = "R5", **setup: Any) -> TableServic
     service.submit({"type": "deal"})
     act(service, {"type": "TurnUp", "card": top})
     return service
+
+
+@contextmanager
+def table_on(path: Path) -> Iterator[tuple[Store, TableService]]:
+    """The log at `path` opened and a table service started on it (it replays the log)."""
+    with Store(path) as store:
+        service = TableService(store).start()
+        try:
+            yield store, service
+        finally:
+            service.stop()

@@ -11,42 +11,33 @@ from __future__ import annotations
 
 import gzip
 import json
-import re
 import tomllib
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from controller.config import Config
-from controller.store import Store
-from controller.table.service import TableService
+from tests.web.test_pages import page_data
 from web_ui.app import create_app
+
+from .conftest import table_on
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "old_logs"
 LOGS = tomllib.loads((FIXTURES / "logs.toml").read_text(encoding="utf-8"))
 SAME = ("totals", "match_over", "winners", "losers", "standings", "seq", "next_dealer")
 
 
-@contextmanager
-def table_on(name: str, tmp_path: Path) -> Iterator[tuple[Store, TableService]]:
-    """Today's table service on a copy of log `name`."""
+def unpacked(name: str, tmp_path: Path) -> Path:
+    """A copy of log `name` to open."""
     path = tmp_path / f"{name}.sqlite3"
     path.write_bytes(gzip.decompress((FIXTURES / f"{name}.sqlite3.gz").read_bytes()))
-    store = Store(path)
-    service = TableService(store).start()
-    try:
-        yield store, service
-    finally:
-        service.stop()
-        store.close()
+    return path
 
 
 def as_shown(name: str, tmp_path: Path) -> tuple[dict[str, Any], list[tuple[int, str]]]:
     """Today's snapshot of log `name`, and what its replay set aside."""
-    with table_on(name, tmp_path) as (store, service):
+    with table_on(unpacked(name, tmp_path)) as (store, service):
         return service.snapshot(), store.set_aside_records()
 
 
@@ -94,20 +85,13 @@ def test_the_scoreboard_says_which_of_todays_rules_the_match_was_not_played_unde
 def test_the_scoreboard_of_an_old_match_says_it_keeps_its_rules_in_the_tablets_language(
     tmp_path: Path,
 ) -> None:
-    with table_on("attack_pairs", tmp_path) as (_, table):
+    with table_on(unpacked("attack_pairs", tmp_path)) as (_, table):
         client = create_app(table, Config(), secret_key="test").test_client()
-        (warning,) = page_warnings(client.get("/").text)
+        (warning,) = page_data(client.get("/").text)["warnings"]
         assert warning.startswith("This match was recorded under edition 0 of the rules")
         assert "options of the other game are now refused" in warning
         token = client.get("/api/session").get_json()["csrf"]
         client.post("/api/session/language", json={"language": "zh-CN"},
                     headers={"X-CSRF-Token": token})  # fmt: skip
-        (warning,) = page_warnings(client.get("/").text)
+        (warning,) = page_data(client.get("/").text)["warnings"]
         assert warning.startswith("本对局按第 0 版规则记录") and "另一种游戏的选项" in warning
-
-
-def page_warnings(html: str) -> list[str]:
-    found = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S)
-    assert found, "the page has no page-data block"
-    warnings: list[str] = json.loads(found.group(1))["warnings"]
-    return warnings

@@ -11,10 +11,8 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import sqlite3
-from collections.abc import Iterator
-from contextlib import closing, contextmanager
+from contextlib import closing
 from pathlib import Path
 from typing import Any
 
@@ -23,10 +21,10 @@ import pytest
 from controller.config import Config
 from controller.engine.options import EDITION
 from controller.store import Store
-from controller.table.service import TableService
+from tests.web.test_pages import page_data
 from web_ui.app import create_app
 
-from .conftest import SETUP, act, started
+from .conftest import SETUP, act, started, table_on
 
 OLDER_SETUP: dict[str, Any] = {  # with an older key, and today's edition: a log damaged or
     # edited by hand (one an older version wrote replays under its own edition: test_old_logs)
@@ -72,17 +70,6 @@ def log_path(tmp_path: Path) -> Path:
     path = tmp_path / "uno-attack.db"
     Store(path).close()  # the schema, as any version made it
     return path
-
-
-@contextmanager
-def table_on(path: Path) -> Iterator[tuple[Store, TableService]]:
-    """The log opened and a table service started on it (the constructor replays it)."""
-    with Store(path) as store:
-        service = TableService(store).start()
-        try:
-            yield store, service
-        finally:
-            service.stop()
 
 
 def without_notices(state: dict[str, Any]) -> dict[str, Any]:
@@ -135,13 +122,13 @@ def test_the_scoreboard_shows_what_was_set_aside_in_the_tablets_language(log_pat
     seq = write_raw(log_path, "setup", older_setup(options))
     with table_on(log_path) as (_, table):
         client = create_app(table, Config(), secret_key="test").test_client()
-        (warning,) = _page_data(client.get("/").text)["warnings"]
+        (warning,) = page_data(client.get("/").text)["warnings"]
         assert warning.startswith(f"The match set up at record {seq} could not be replayed")
         assert "starting_chips" in warning
         token = client.get("/api/session").get_json()["csrf"]
         client.post("/api/session/language", json={"language": "zh-CN"},
                     headers={"X-CSRF-Token": token})  # fmt: skip
-        (warning,) = _page_data(client.get("/").text)["warnings"]
+        (warning,) = page_data(client.get("/").text)["warnings"]
         assert warning.startswith(f"序号 {seq} 开始的对局在牌桌启动时无法重放")
 
 
@@ -154,10 +141,3 @@ def test_a_step_the_rules_refuse_on_replay_is_set_aside_and_said(log_path: Path)
         assert (notice["seq"], notice["records"], notice["match"]) == (bad, 1, False)
         assert "winner must be a seat from 0 to 3" in notice["reason"]
         assert state["setup"]["players"] == SETUP["players"] and state["deal_count"] == 0
-
-
-def _page_data(html: str) -> dict[str, Any]:
-    found = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S)
-    assert found, "the page has no page-data block"
-    data: dict[str, Any] = json.loads(found.group(1))
-    return data
