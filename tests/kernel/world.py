@@ -5,10 +5,13 @@ It plays every part outside the Pi, through the chip's sysfs files (``$KGPIO_SYS
 receiver does):
 
 * the UNO button (to GND: released reads high) and the lid switch (to GND: closed reads low);
-* the feed: while the motor's forward line shows a high level within the last `RUN_WINDOW`
-  (its software PWM toggles it) and the enable line is high, a card from the hopper crosses the
-  beam every `PERIOD` s, blocking it (low) for `PULSE` s. A card that has started to cross
-  always finishes: the wheel has it.
+* the feed: while the motor runs (its forward and enable lines high; the software PWM toggles
+  the forward line), a card from the hopper crosses the beam every `PERIOD` s, blocking it (low)
+  for `PULSE` s. A card that has started to cross always finishes: the wheel has it. The motor
+  counts as stopped only once the forward line has read low at `STOP_LOOKS` looks in a row over
+  `RUN_WINDOW`: a world starved of the CPU for longer than that (a busy guest) that then reads
+  one PWM low is not a stop; it once restarted the wheel's first-card delay at every stall, and
+  five seconds of motor running passed no card.
 
 The levels the world wants are re-asserted whenever the chip shows another: gpio-sim models a
 line request's bias with the same `pull` attribute, so a line the launcher claims with its
@@ -38,7 +41,8 @@ BUTTON, BEAM, LID = 17, 27, 5
 PULSE = 0.12  # s the beam is blocked per card (one card of wheel travel at ~0.7 duty)
 PERIOD = 0.35  # s from one card's edge to the next while the wheel turns
 FIRST = 0.2  # s from motor on to the first card's edge
-RUN_WINDOW = 0.03  # s: the forward line high within this long means the motor runs
+RUN_WINDOW = 0.03  # s: the forward line low this long (and STOP_LOOKS looks) means stopped
+STOP_LOOKS = 10  # at 0.8 duty ten random looks all land low one time in 10^7
 HOLD = 0.15  # s a press holds the button down
 TICK = 0.002  # s between looks at the lines
 
@@ -79,14 +83,16 @@ class World:
 
     def run(self) -> None:
         """The feed, forever: a card every PERIOD while the motor runs, each one whole."""
-        last_high = -1.0
+        last_high, low_looks = -1.0, STOP_LOOKS
         next_card: float | None = None
         blocked_until: float | None = None
         while True:
             now = time.monotonic()
             if self.level(FORWARD) and self.level(ENABLE):
-                last_high = now
-            running = now - last_high < RUN_WINDOW
+                last_high, low_looks = now, 0
+            else:
+                low_looks += 1
+            running = now - last_high < RUN_WINDOW or low_looks < STOP_LOOKS
             if running and not self.motor_on:
                 self.switches += 1
                 next_card = now + FIRST
