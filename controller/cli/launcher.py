@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from controller.cli import UsageError, add_renamed
+from controller.cli.simulate import profile_from
 from controller.launcher.calibrate import CalibrationFailed, calibrate
 from controller.launcher.errors import BackendUnavailable, PinProfileError
 from controller.launcher.factory import BACKENDS, resolve_backend, sim_pin_factory
@@ -30,8 +31,7 @@ from controller.launcher.runner import PressOutcome, PressRunner
 from controller.launcher.safeoff import LineUser, kernel_line_user, safe_off
 from controller.launcher.selftest import format_report, passed, run_selftest
 from controller.launcher.sim import SimOptions
-from controller.policy import EjectPolicy, Policy, ProfileError, ScriptedPolicy
-from controller.policy import load_profile as load_eject_profile
+from controller.policy import EjectPolicy, Policy, ScriptedPolicy
 
 
 def register(commands: Any) -> None:
@@ -335,7 +335,7 @@ def _press_parser(commands: Any) -> None:
         "--eject-profile",
         "--policy",
         default="toy",
-        help="eject profile: a name or a .toml path",
+        help="eject profile: a built-in or custom profile's name, or a .toml file",
     )
     parser.add_argument("--seed", type=int, default=None, help="seed for the eject policy")
     parser.add_argument("--script", help="comma-separated cards per press instead of a policy")
@@ -357,11 +357,7 @@ def _press_policy(args: argparse.Namespace) -> Policy:
             return ScriptedPolicy([int(k) for k in args.script.split(",")])
         except ValueError:
             raise UsageError("--script must be comma-separated whole numbers >= 0") from None
-    try:
-        profile = load_eject_profile(args.eject_profile)
-    except ProfileError as error:
-        raise UsageError(str(error)) from None
-    return EjectPolicy(profile, random.Random(args.seed))
+    return EjectPolicy(profile_from(args.eject_profile), random.Random(args.seed))
 
 
 def _press_options(args: argparse.Namespace) -> SimOptions:

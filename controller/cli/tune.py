@@ -14,6 +14,7 @@ from typing import Any, TextIO
 
 from controller.cli import UsageError
 from controller.cli.simulate import (
+    RUNAWAY_EXIT,
     add_pace_arguments,
     check_players,
     pace_from,
@@ -22,6 +23,7 @@ from controller.cli.simulate import (
 )
 from controller.config import load_config
 from controller.engine import EngineError, GameKind
+from controller.engine.autoplay import RunawayGame
 from controller.policy import Profile, ProfileError, profile_from_toml
 from controller.policy.custom_profiles import FOLDER, check_name
 from controller.sections import ConfigError
@@ -52,7 +54,8 @@ def register(commands: Any) -> None:
         "deals; only one whose 95 %% interval lies within the tolerance is written (--out) or "
         "installed for the table (--install).",
         epilog="exit status: 0 written; 1 no profile met the target on fresh deals (nothing "
-        "written); 2 bad arguments",
+        f"written); 2 bad arguments; {RUNAWAY_EXIT} stopped: a deal did not end (bots going "
+        "round with every card in hands)",
     )
     parser.add_argument("--minutes", type=float, required=True, help="target minutes per deal")
     parser.add_argument(
@@ -115,6 +118,9 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         tuned = _tune(table, base, target, args)
+    except RunawayGame as runaway:
+        print(f"uno-attack tune: stopped: {runaway}", file=sys.stderr)
+        return RUNAWAY_EXIT
     except EngineError as error:
         raise UsageError(str(error)) from None
     print(_report(tuned, target, time.perf_counter() - started))

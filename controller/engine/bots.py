@@ -7,6 +7,8 @@ player who forgot to call UNO (`catches`).
 from __future__ import annotations
 
 import dataclasses
+import functools
+import math
 import random
 from collections import Counter
 from collections.abc import Sequence
@@ -69,7 +71,7 @@ class HeuristicBot:
     def choose(self, game: Game, actions: list[Action]) -> Action:
         plays = [a for a in actions if isinstance(a, Play)]
         if plays:
-            return max(plays, key=lambda play: self._score(game, play))
+            return self._best(game, plays)
         for kind in (ChooseColour, Accept, Pass, Press):
             chosen = [a for a in actions if isinstance(a, kind)]
             if chosen:
@@ -81,7 +83,7 @@ class HeuristicBot:
 
     def jumps_in(self, game: Game, plays: list[Play]) -> Play | None:
         """Always jump in: shedding a card out of turn is free."""
-        return max(plays, key=lambda play: self._score(game, play)) if plays else None
+        return self._best(game, plays) if plays else None
 
     def _pick(self, game: Game, actions: Sequence[Action]) -> Action:
         colours = [a for a in actions if isinstance(a, ChooseColour)]
@@ -90,23 +92,47 @@ class HeuristicBot:
             return next(a for a in colours if a.colour is best)
         return actions[0]
 
-    def _score(self, game: Game, play: Play) -> float:
-        hand = game.hands[play.seat]
+    def _best(self, game: Game, plays: list[Play]) -> Play:
+        """The play of the highest score (the first of equals), each scored in order."""
+        seats: dict[int, _Seat] = {}
+        best, best_score = plays[0], -math.inf
+        for play in plays:
+            seat = seats.get(play.seat)
+            if seat is None:
+                seat = seats[play.seat] = _Seat(game, play.seat)
+            score = self._score(game, seat, play)
+            if score > best_score:
+                best, best_score = play, score
+        return best
+
+    def _score(self, game: Game, seat: _Seat, play: Play) -> float:
         effect = game.effects[play.card.face]  # this deal's table: house rules included
-        victim = game.next_seat(play.seat)
-        threat = len(game.hands[victim]) <= 2 or len(game.hands[victim]) == _fewest(game, play.seat)
         hits = effect.skip or effect.draw or effect.presses or effect.until_fire
         score = 10.0 if play.uno else 0.0
-        score += 8.0 if hits and threat else 0.0
+        score += 8.0 if hits and seat.threat else 0.0
         score += game.deck.points[play.card.face] / 10
         score -= 6.0 if play.card.is_wild else 0.0
-        if play.colour is not None and play.colour is _favourite_colour(hand):
+        if play.colour is not None and play.colour is seat.favourite:
             score += 1.0
         if effect.trade and play.target is not None:
-            score += len(hand) - len(game.hands[play.target])
+            score += len(seat.hand) - len(game.hands[play.target])
         if effect.discard_colour:
-            score += sum(1 for c in hand if c.colour is play.card.colour)
+            score += sum(1 for c in seat.hand if c.colour is play.card.colour)
         return score + self.rng.random() / 100
+
+
+class _Seat:
+    """What a seat's plays are scored against, the same for all of them: worked out once per
+    decision (it was once a third of a simulated deal's time, worked out for every play)."""
+
+    def __init__(self, game: Game, seat: int) -> None:
+        self.hand = game.hands[seat]
+        victim = len(game.hands[game.next_seat(seat)])
+        self.threat = victim <= 2 or victim == _fewest(game, seat)
+
+    @functools.cached_property
+    def favourite(self) -> Colour:
+        return _favourite_colour(self.hand)
 
 
 def _fewest(game: Game, seat: int) -> int:

@@ -5,6 +5,7 @@ work but are not shown in help."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -71,3 +72,21 @@ def test_profile_names_pin_profile_from_the_environment(
     monkeypatch.setenv("UNO_ATTACK_PIN_PROFILE", "no-such-build")
     assert main(["safe-off", "--mock"]) == 2
     assert "no-such-build" in capsys.readouterr().err
+
+
+def test_press_takes_a_custom_profile_by_name_as_the_table_does(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`party` is a shipped custom profile (hardware/eject-profiles/): a name the set-up page
+    offers works with `press` and `simulate` too, and so does the path of its file."""
+    by_name = ["press", "--eject-profile", "party", "--seed", "3", "--presses", "2"]
+    assert main(by_name) == 0, capsys.readouterr().err
+    named = capsys.readouterr().out
+    by_path = [*by_name[:2], "hardware/eject-profiles/party.toml", *by_name[3:]]
+    assert main(by_path) == 0, capsys.readouterr().err
+    assert _presses(capsys.readouterr().out) == _presses(named)
+
+
+def _presses(out: str) -> list[str]:
+    """What each press decided and ejected (without how long it took)."""
+    return [re.sub(r" in [0-9.]+ s", "", line) for line in out.splitlines() if "press " in line]

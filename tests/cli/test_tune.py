@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
+from controller.cli.simulate import RUNAWAY_EXIT
 from controller.cli.tune import ProgressBar
 from controller.engine import Rules
+from controller.engine.autoplay import RunawayGame
 from controller.policy import PROFILES, load_profile
 from controller.policy.custom_profiles import ProfileShelf
-from controller.tuning import Runner, Table, Target, candidates, check_one
+from controller.tuning import Runner, Table, Target, candidates, check_one, deals
 
 TINY = ["--games", "8", "--check-games", "400", "--seed", "4", "--jobs", "1"]
 EASY = ["--minutes", "10", "--tolerance", "3", *TINY]  # a target such a tiny check can confirm
@@ -256,3 +258,20 @@ def test_a_full_disk_leaves_no_half_written_profile(
     assert main(["tune", "--out", str(out), *EASY]) == 2
     assert "cannot write" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_tune_stopped_by_a_deal_that_never_ends_exits_3_saying_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As `simulate` does (`tests/cli/test_simulate_limits.py` has a real such deal): a deal
+    that does not end is no bad argument, and nothing is written."""
+
+    def runaway(*_: object) -> None:
+        raise RunawayGame("deal 3 of seed 4: the deal had not ended after 100,000 actions")
+
+    monkeypatch.setattr(deals, "play", runaway)
+    out = tmp_path / "p.toml"
+    assert main(["tune", "--out", str(out), *EASY]) == RUNAWAY_EXIT == 3
+    err = capsys.readouterr().err
+    assert "uno-attack tune: stopped: deal 3 of seed 4: the deal had not ended" in err
+    assert not out.exists()
