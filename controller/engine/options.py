@@ -115,7 +115,8 @@ EDITION: Final = 3
 under, so an upgrade never changes a recorded game (§11); `editions.CHANGES` says, for the
 scoreboard, what each later edition changed.
 0: before §11's per-game option ids: a jump-in on a draw card replaces what is owed.
-1: a jump-in on a draw card adds to what is owed, whenever a jump-in rule is on (§10.2).
+1: a jump-in on a draw card adds to what is owed, whenever a jump-in rule is on (§10.2); a
+   player who has gone out leaves the seat arithmetic (no penalty played after lands on them).
 2: §8's blocked deal.
 3: §11: the other game's ids refused whatever their value (`no_finish_on_action` and
    `uno_state=one_card_or_identical` are classic only); a match format's unused options
@@ -124,6 +125,11 @@ scoreboard, what each later edition changed.
 
 CHECKED_GAMES_EDITION: Final = 3
 """From this edition on, §11's game of every id and choice is checked, whatever its value."""
+
+SEATS_LEFT_EDITION: Final = 1
+"""From this edition on, a player whose hand is empty leaves the seat arithmetic at once (before,
+only within-deal elimination took a seat out: the deal's winner could still be a penalty's
+victim while the last jump-ins and stacks were paid)."""
 
 
 def option(default: Value, section: str, en: str, zh: str, **details: Any) -> Value:

@@ -23,6 +23,7 @@ from .playability import (
     wd4_legal,
     why_not,
 )
+from .options import SEATS_LEFT_EDITION
 from .resolve import after_play, resolve
 from .state import DealState, DutyKind, Knowledge, Phase
 
@@ -55,7 +56,7 @@ def push_play(game: DealState, action: Play, events: list[Event]) -> None:
     out = not game.hands[seat] and _went_out(game, seat, events)
     resolve(game, seat, c, len(cards), action, legal, carried, events)
     after_play(game, seat, action.uno, out, events)
-    if not game.hands[seat]:
+    if not game.hands[seat] and game.rules.edition >= SEATS_LEFT_EDITION:
         game.leave(seat)
     if game.jumpin is not None:
         game.jump = (seat, c)
