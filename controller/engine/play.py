@@ -10,6 +10,7 @@ from .cards import UNKNOWN, Card
 from .effects import Effect
 from .errors import BadChoice, CardNotHeld, CardNotPlayable, NotYourTurn, WrongPhase
 from .events import Event, Played, WentOut, Why
+from .options import SEATS_LEFT_EDITION
 from .playability import (
     Mode,
     jumps_in,
@@ -23,7 +24,6 @@ from .playability import (
     wd4_legal,
     why_not,
 )
-from .options import SEATS_LEFT_EDITION
 from .resolve import after_play, resolve
 from .state import DealState, DutyKind, Knowledge, Phase
 
