@@ -1,14 +1,15 @@
 """What may be done now is one definition: `Game.legal_actions()` lists exactly what
 `Game.push()` accepts (`legality_walk` says how the two are compared). Random reachable states
-over random combinations of every option, in every match format, in full and table mode; each
-example is fixed by its seed (hypothesis runs derandomized). UNO_ATTACK_SOAK=1 runs many more."""
+over random combinations of every option, in every match format (first and later deals), in
+full and table mode; each example is fixed by its seed (hypothesis runs derandomized).
+UNO_ATTACK_SOAK=1 runs many more."""
 
 from __future__ import annotations
 
 import dataclasses
 import os
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 
 import pytest
@@ -26,6 +27,7 @@ from controller.engine import (
     deal,
     state,
 )
+from controller.engine.autoplay import RunawayGame, play_out, remaining_for_press
 from controller.engine.bots import HeuristicBot
 from controller.engine.cards import Face
 from controller.engine.effects import Effect
@@ -53,15 +55,34 @@ MATCH_SCORING = frozenset(option for fields in FORMAT_FIELDS.values() for option
 R, Y, G, B = COLOURS
 
 
-def first_deal(rules: Rules, players: int, knowledge: Knowledge, rng: random.Random) -> Game:
-    """The first deal under `rules`: on its own, or dealt by a match of its format."""
+def some_deal(
+    rules: Rules, players: int, knowledge: Knowledge, rng: random.Random
+) -> tuple[Game, int]:
+    """A deal under `rules` and its number: on its own, or of a match of its format, where in
+    full mode it is the first, second or third deal (the deals before played out by bots: later
+    deals start from what the earlier ones left, e.g. seats out of an elimination tournament)."""
     if rules.format in ("standard", "elim_within_deal"):
         game, _ = deal(rules, players, rng.randrange(players), rng, knowledge)
-        return game
+        return game, 1
     match = Match(rules, players, rng, knowledge=knowledge, first_dealer=0)
+    bots = [HeuristicBot(random.Random(rng.random())) for _ in range(players)]
+    number = 1
+    for _ in range(0 if knowledge is Knowledge.TABLE else rng.randrange(3)):
+        match.start_deal()
+        assert match.game is not None and match.seating is not None
+        play_out(match.game, [bots[p] for p in match.seating.players], _launcher(rng))
+        match.finish_deal()
+        if match.over:  # it ended early: walk a new match's first deal
+            match, number = Match(rules, players, rng, knowledge=knowledge, first_dealer=0), 0
+        number += 1
     match.start_deal()
     assert match.game is not None
-    return match.game
+    return match.game, number
+
+
+def _launcher(rng: random.Random) -> Callable[[Game], int]:
+    """A launcher for the bots' deals: a press gives 0 to 3 cards, as many as are left."""
+    return lambda game: min(rng.choice((0, 0, 1, 3)), remaining_for_press(game))
 
 
 @LONG
@@ -71,6 +92,7 @@ def test_listing_and_checking_agree() -> None:
     options: set[str] = set()
     formats: set[str] = set()
     tables: set[bool] = set()
+    deals: set[int] = set()
 
     @settings(max_examples=EXAMPLES, deadline=None, derandomize=True, database=None)
     @given(
@@ -80,14 +102,14 @@ def test_listing_and_checking_agree() -> None:
         seed=st.integers(0, 2**32 - 1),
     )
     def walk_one(rules: Rules, players: int, table: bool, seed: int) -> None:
-        check_walk(rules, players, table, seed)
+        deals.add(check_walk(rules, players, table, seed))
         options.update(rules.changed())
         formats.add(rules.format)
         tables.add(table)
 
     walk_one()
     assert {spec.id for spec in OPTIONS} - options <= MATCH_SCORING
-    assert formats == set(FORMATS) and tables == {True, False}
+    assert formats == set(FORMATS) and tables == {True, False} and deals == {1, 2, 3}
 
 
 @LONG
@@ -103,17 +125,19 @@ def test_listing_and_checking_agree_out_of_turn(rules: Rules, players: int, seed
     check_walk(rules.replace(hand_size=7), players, False, seed)
 
 
-def check_walk(rules: Rules, players: int, table: bool, seed: int) -> None:
+def check_walk(rules: Rules, players: int, table: bool, seed: int) -> int:
+    """Walk a deal (`some_deal`) checking every state; its number in its match."""
     players = FORMAT_PLAYERS.get(rules.format, players)
     rng = random.Random(seed)
     knowledge = Knowledge.TABLE if table else Knowledge.FULL
     try:
-        game = first_deal(rules, players, knowledge, rng)
-    except OptionError:  # too many cards dealt for the deck (§2.3)
+        game, number = some_deal(rules, players, knowledge, rng)
+    except (OptionError, RunawayGame):  # too many cards for the deck (§2.3); a deal not ending
         assume(False)
-        return
+        raise
     found = walk(game, rng, STEPS, TRIES)
     assert not found, "\n\n".join(map(str, found))
+    return number
 
 
 # ---------------------------------------------------------------- the drifts this test found
