@@ -21,8 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from controller.engine import EngineError, Rules
-from controller.engine.option_table import OptionValue
+from controller.engine import EngineError, OptionValue, Rules
 from controller.sections import ConfigError, toml_value
 
 SHIPPED = Path(__file__).with_name("presets")

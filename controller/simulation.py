@@ -1,9 +1,11 @@
-"""Simulated games: bots play complete deals in full mode, the eject policy decides what each
-launcher press gives. Behind `uno-attack simulate`, `uno-attack tune`, `make run`'s demo and the
-benchmarks.
+"""Simulated games: bots play complete deals (or, for the match formats, whole matches) in full
+mode, and the eject policy decides what each launcher press gives. Behind `uno-attack simulate`,
+`uno-attack tune` (`controller.tuning` plays its deals here) and the benchmarks.
 
-Two paths play the very same games from the same seed: the validated engine, and the fast path
-(`controller.fastsim`) for the rule sets it covers. `path="auto"` takes the fast one when it can.
+Two paths play the very same deals from the same seed: the validated engine, and the fast path
+(`controller.fastsim`) for the rule sets it covers (single deals, no match format).
+`path="auto"` takes the fast one when it can; `compare_paths` plays both in lockstep and names
+the first difference.
 """
 
 from __future__ import annotations
@@ -16,10 +18,20 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from controller.engine import Game, Rules, deal
-from controller.engine.autoplay import DealStats, RunawayGame, play_out, remaining_for_press
-from controller.engine.bots import Bot, HeuristicBot, RandomBot
-from controller.engine.match import Match, choose_dealer
+from controller.engine import (
+    Bot,
+    DealStats,
+    Game,
+    HeuristicBot,
+    Match,
+    RandomBot,
+    Rules,
+    RunawayGame,
+    choose_dealer,
+    deal,
+    play_out,
+    remaining_for_press,
+)
 from controller.fastsim import Deals, EjectDecider, Outcome, build, covers
 from controller.policy import EjectPolicy, Policy, Profile
 

@@ -9,6 +9,10 @@ rule (standard library only) is `tests/engine/test_purity.py`, which reads absol
 here the engine's relative imports are held to it too. The order of the engine's own modules
 is `tests/engine/test_layers.py`.
 
+The engine and the table are imported by the layers above only through their packages' public
+surface (`from controller.engine import Rules`, names their `__all__` offers), never a module
+inside them (`PUBLIC_SURFACES`), but for the exceptions named with their reason (`REACHING_IN`).
+
 Import statements are not the whole story: importing `controller.launcher.anything` runs the
 launcher package's `__init__`, which loads the GPIO libraries. So each layer's entry module is
 also imported in a fresh interpreter, and what it loaded is checked (`RUN_TIME_ENTRIES`).
@@ -33,8 +37,9 @@ SIMULATION = ("controller.engine", "controller.policy")  # rules and eject profi
 ALLOWED: dict[str, tuple[str, ...]] = {
     # package: the project modules it may import (its own package always)
     "controller.sections": (),
-    "controller.policy": (),  # pure: randomness in, counts out
-    "controller.launcher": ("controller.sections", "controller.policy"),
+    "controller.shipped": (),  # where the repository's files are (standard library only)
+    "controller.policy": ("controller.shipped",),  # pure: randomness in, counts out
+    "controller.launcher": ("controller.sections", "controller.policy", "controller.shipped"),
     "controller.store": (),
     "controller.table": (
         "controller.engine",
@@ -49,6 +54,7 @@ ALLOWED: dict[str, tuple[str, ...]] = {
         "controller.sections",
         "controller.config",
         "controller.preset_store",
+        "controller.shipped",
     ),
     # the simulation tools: the engine and the eject profiles only
     "controller.fastsim": SIMULATION,
@@ -106,7 +112,20 @@ importlib.import_module(sys.argv[1])
 print(json.dumps({"loaded": sorted(sys.modules), "parents": parents}))
 """
 
-TABLE_DOORS_ONLY = ("store", "hub", "launcher", "simulator")
+PUBLIC_SURFACES = ("controller.engine", "controller.table")
+"""Packages the rest of the project imports only as a whole, taking the names of its
+`__init__`'s `__all__`; their own modules import each other directly, and tests may reach in."""
+
+REACHING_IN: dict[str, tuple[str, ...]] = {
+    "controller.fastsim": ("controller.engine.autoplay", "controller.engine.deal"),
+}
+"""The modules inside a public surface a package may import all the same, and why. The fast
+simulation path replays the validated engine's deal loop step for step (a differential test
+compares the two), so it shares that loop's own limits instead of copying them: the longest
+deal and its message (`autoplay.MAX_ACTIONS`, `runaway_text`) and the most cards the hands may
+take together (`deal.most_dealt`)."""
+
+TABLE_DOORS_ONLY = ("store", "hub", "launcher", "launcher_side", "simulator")
 """Attributes the web layer may not read: the table tells what it has, through its methods."""
 
 
@@ -202,6 +221,50 @@ def loaded_hardware(entry: str) -> list[str]:
     return found
 
 
+def _public_names(package: str) -> frozenset[str]:
+    """The names `package`'s `__init__` offers in its `__all__`, read without importing it."""
+    init = ROOT.joinpath(*package.split("."), "__init__.py")
+    for node in ast.parse(init.read_text(encoding="utf-8")).body:
+        if isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id == "__all__" for target in node.targets
+        ):
+            return frozenset(ast.literal_eval(node.value))
+    return frozenset()
+
+
+PUBLIC_NAMES = {package: _public_names(package) for package in PUBLIC_SURFACES}
+
+
+def reaching_in(path: Path) -> list[str]:
+    """What `path` takes from a public surface it is not part of other than through that
+    surface: a module inside it, or a name its `__all__` does not offer."""
+    module = _module_name(path)
+    allowed = next((v for k, v in REACHING_IN.items() if _within(module, k)), ())
+    found = []
+    for name in sorted(imports(path)):
+        surface = next((p for p in PUBLIC_SURFACES if _within(name, p) and name != p), None)
+        if surface and not _within(module, surface) and name not in allowed:
+            found.append(f"{module} imports {name}, not {surface}")
+    for surface, names in sorted(_names_taken(path).items()):
+        if not _within(module, surface):
+            found += [
+                f"{module} imports {name} from {surface}: not in its __all__"
+                for name in sorted(names - PUBLIC_NAMES[surface])
+            ]
+    return found
+
+
+def _names_taken(path: Path) -> dict[str, set[str]]:
+    """The names `path` imports from each public surface (`from controller.engine import x`)."""
+    module, taken = _module_name(path), dict[str, set[str]]()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            (name,) = _resolve(module, node, path.name == "__init__.py")
+            if name in PUBLIC_SURFACES:
+                taken.setdefault(name, set()).update(alias.name for alias in node.names)
+    return taken
+
+
 def _sources() -> list[Path]:
     return sorted(path for top in ("controller", "web_ui") for path in (ROOT / top).rglob("*.py"))
 
@@ -209,6 +272,55 @@ def _sources() -> list[Path]:
 def test_layers_import_only_downward() -> None:
     found = [line for path in _sources() for line in violations(path)]
     assert found == []
+
+
+def test_layers_above_use_only_the_public_surfaces() -> None:
+    found = [line for path in _sources() for line in reaching_in(path)]
+    assert found == []
+
+
+@pytest.mark.parametrize(
+    ("where", "source", "expected"),
+    [
+        ("controller/table/x.py", "from controller.engine import Rules\n", []),
+        ("controller/engine/x.py", "from .formats import FORMATS\n", []),
+        ("controller/table/x.py", "from .codec import InvalidInput\n", []),
+        (
+            "web_ui/x.py",
+            "from controller.engine.formats import FORMATS\n",
+            ["web_ui.x imports controller.engine.formats, not controller.engine"],
+        ),
+        (
+            "controller/table/x.py",
+            "def f():\n    from ..engine.events import Event\n",
+            ["controller.table.x imports controller.engine.events, not controller.engine"],
+        ),
+        (
+            "controller/cli/x.py",
+            "from controller.table.service import TableService\n",
+            ["controller.cli.x imports controller.table.service, not controller.table"],
+        ),
+        (
+            "controller/cli/x.py",
+            "from controller.engine import formats\n",
+            ["controller.cli.x imports formats from controller.engine: not in its __all__"],
+        ),
+        ("controller/fastsim/x.py", "from controller.engine.deal import most_dealt\n", []),
+        (
+            "controller/fastsim/x.py",
+            "from controller.engine.match import Match\n",
+            ["controller.fastsim.x imports controller.engine.match, not controller.engine"],
+        ),
+    ],
+)  # fmt: skip
+def test_layers_public_surface_check_sees_a_reach_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, source: str, expected: list[str]
+) -> None:
+    monkeypatch.setattr(sys.modules[__name__], "ROOT", tmp_path)
+    path = tmp_path / where
+    path.parent.mkdir(parents=True)
+    path.write_text(source)
+    assert reaching_in(path) == expected
 
 
 @pytest.mark.parametrize("entry", RUN_TIME_ENTRIES)
@@ -229,6 +341,32 @@ def test_layers_web_reads_no_table_internals() -> None:
         for path in sorted((ROOT / "web_ui").rglob("*.py"))
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
         if isinstance(node, ast.Attribute) and node.attr in TABLE_DOORS_ONLY
+    ]
+    assert found == []
+
+
+def _names_the_table_key(node: ast.AST) -> bool:
+    """`x["table"]`, `x.get("table")` or `x.setdefault("table", ...)`: the app's table read by
+    its key."""
+    if isinstance(node, ast.Subscript):
+        key = node.slice
+    elif isinstance(node, ast.Call) and node.args and isinstance(node.func, ast.Attribute):
+        if node.func.attr not in ("get", "setdefault"):
+            return False
+        key = node.args[0]
+    else:
+        return False
+    return isinstance(key, ast.Constant) and key.value == "table"
+
+
+def test_layers_web_reaches_its_table_one_way() -> None:
+    """Every web module asks `table_access.table_service()` for the table service."""
+    found = [
+        f"{path.relative_to(ROOT)}:{node.lineno}"
+        for path in sorted((ROOT / "web_ui").rglob("*.py"))
+        if path.name != "table_access.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if _names_the_table_key(node)
     ]
     assert found == []
 

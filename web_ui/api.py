@@ -25,23 +25,19 @@ from controller.engine import DECKS, OPTIONS
 from controller.preset_store import presets, save_preset
 from controller.sections import ConfigError
 from controller.store import Record
-from controller.table.codec import (
+from controller.table import (
     InvalidInput,
     clean_name,
     clean_names,
     record_to_dict,
     whole_number,
 )
-from controller.table.service import TableService
 
 from . import security
 from .i18n import LANGUAGES
+from .table_access import table_service
 
 bp = Blueprint("api", __name__, url_prefix="/api")
-
-
-def service() -> TableService:
-    return current_app.extensions["table"]  # type: ignore[no-any-return]
 
 
 def _nothing() -> None:
@@ -133,13 +129,13 @@ def idempotency_key(data: dict[str, Any]) -> str | None:
 
 def run(command: dict[str, Any], data: dict[str, Any]) -> ResponseReturnValue:
     key = idempotency_key(data)
-    record: Record = service().submit(command, actor=security.actor(), idem_key=key)
-    return jsonify(record_to_dict(record) | {"state": service().snapshot()})
+    record: Record = table_service().submit(command, actor=security.actor(), idem_key=key)
+    return jsonify(record_to_dict(record) | {"state": table_service().snapshot()})
 
 
 @bp.get("/state")
 def state() -> ResponseReturnValue:
-    return jsonify(service().snapshot())
+    return jsonify(table_service().snapshot())
 
 
 @bp.get("/history")
@@ -148,7 +144,7 @@ def history() -> ResponseReturnValue:
     limit = whole_number(request.args.get("limit", "50"), "limit", 200)
     if limit < 1:
         raise InvalidInput("limit must be a whole number from 1 to 200")
-    return jsonify(records=service().history(limit))
+    return jsonify(records=table_service().history(limit))
 
 
 @bp.get("/session")
@@ -236,7 +232,7 @@ def options() -> ResponseReturnValue:
 def _eject_profiles() -> dict[str, Any]:
     """The eject profiles a set-up may choose; the custom ones with their one-line
     descriptions, and the custom files the table refuses with the reason."""
-    can = service().capabilities()
+    can = table_service().capabilities()
     return {
         "eject_profiles": list(can.eject_profiles),
         "profiles": list(can.eject_profiles),  # deprecated: eject_profiles

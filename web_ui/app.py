@@ -8,10 +8,21 @@ from datetime import timedelta
 from flask import Flask
 
 from controller.config import Config
-from controller.table.demo import DemoTable
-from controller.table.service import TableService
+from controller.table import DemoTable, TableService
 
-from . import api, demo_api, errors, history, launcher_api, limits, pages, qr, security, stream
+from . import (
+    api,
+    demo_api,
+    errors,
+    history,
+    launcher_api,
+    limits,
+    pages,
+    qr,
+    security,
+    stream,
+    table_access,
+)
 from .join import bp as join_bp
 from .settings import TableSettings
 
@@ -42,7 +53,7 @@ def create_app(
         SESSION_REFRESH_EACH_REQUEST=False,
     )
     limits.install(app)
-    app.extensions["table"] = table
+    table_access.install(app, table)
     app.extensions["settings"] = TableSettings(table, config, key)
     app.extensions["demo"] = demo
     security.install(app)

@@ -11,8 +11,7 @@ from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from controller.engine import IllegalAction
-from controller.table.codec import InvalidInput
-from controller.table.demo import DemoTable
+from controller.table import DemoTable, InvalidInput
 
 from . import security
 from .api import body

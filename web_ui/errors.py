@@ -11,7 +11,7 @@ from werkzeug.exceptions import HTTPException
 
 from controller.engine import EngineError, IllegalAction
 from controller.store import StoreError, StoreFull
-from controller.table.codec import InvalidInput
+from controller.table import InvalidInput
 
 from .limits import TooDeep
 

@@ -40,9 +40,7 @@ from itertools import islice
 from typing import Any
 
 from controller.config import ServiceConfig
-from controller.table.codec import InvalidInput, record_to_dict
-from controller.table.hub import Message
-from controller.table.service import TableService
+from controller.table import InvalidInput, Message, TableService, record_to_dict
 
 from .stream import HEARTBEAT, MISSED, frame, parse_last, snapshot_frame
 

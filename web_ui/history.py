@@ -30,11 +30,10 @@ from flask import Blueprint, Response, abort, current_app, request
 from flask.typing import ResponseReturnValue
 
 from controller.store import Record
-from controller.table.service import TableService
-from controller.table.summaries import MatchSummary, Published, summarize
+from controller.table import MatchSummary, Published, TableService, summarize
 
-from .api import service
 from .pages import page, page_data
+from .table_access import table_service
 
 bp = Blueprint("history", __name__)
 
@@ -227,7 +226,7 @@ class Built:
 
 
 def _built() -> Built:
-    table = service()
+    table = table_service()
     built = current_app.extensions.get("history")
     if not isinstance(built, Built) or built.table is not table:
         built = current_app.extensions["history"] = Built(table)

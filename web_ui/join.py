@@ -38,12 +38,12 @@ from dataclasses import dataclass
 from flask import Blueprint, abort, current_app, jsonify, request, session
 from flask.typing import ResponseReturnValue
 
-from controller.table.codec import InvalidInput
-from controller.table.service import TableService
+from controller.table import InvalidInput
 
 from . import security
 from .api import body
 from .errors import Forbidden
+from .table_access import table_service
 
 bp = Blueprint("join", __name__, url_prefix="/api/join")
 log = logging.getLogger("uno-attack")
@@ -193,14 +193,10 @@ def joins() -> Joins:
     return current_app.extensions.setdefault("joins", Joins())  # type: ignore[no-any-return]
 
 
-def table() -> TableService:
-    return current_app.extensions["table"]  # type: ignore[no-any-return]
-
-
 def _tell(code: str, text: str) -> None:
     """The unlocked tablets look at the list again (the notice names no code: anyone may
     read the stream)."""
-    table().notice(code, text, at=time.time())
+    table_service().notice(code, text, at=time.time())
 
 
 def _view(found: Request) -> dict[str, object]:

@@ -17,11 +17,12 @@ from flask import Blueprint, current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from controller.engine import IllegalAction
-from controller.table.codec import record_to_dict
+from controller.table import record_to_dict
 
 from . import security
-from .api import body, idempotency_key, run, service
+from .api import body, idempotency_key, run
 from .errors import Forbidden
+from .table_access import table_service
 
 bp = Blueprint("launcher_api", __name__, url_prefix="/api/launcher")
 
@@ -52,13 +53,13 @@ class PressKeys:
 
 @bp.get("")
 def status() -> ResponseReturnValue:
-    return jsonify(service().snapshot().get("launcher", {}))
+    return jsonify(table_service().snapshot().get("launcher", {}))
 
 
 @bp.post("/press")
 @security.needs_pin
 def press() -> ResponseReturnValue:
-    table = service()
+    table = table_service()
     can = table.capabilities()
     if not can.has_launcher:
         raise IllegalAction("this table has no launcher")
@@ -84,8 +85,8 @@ def press() -> ResponseReturnValue:
 def clear() -> ResponseReturnValue:
     """A person cleared the jam or refilled the launcher: logged, the game unchanged."""
     key = idempotency_key(body())
-    record = service().clear_fault(actor=security.actor(), key=key)
-    return jsonify(record_to_dict(record) | {"cleared": True, "state": service().snapshot()})
+    record = table_service().clear_fault(actor=security.actor(), key=key)
+    return jsonify(record_to_dict(record) | {"cleared": True, "state": table_service().snapshot()})
 
 
 @bp.post("/reload")
@@ -98,5 +99,5 @@ def reload() -> ResponseReturnValue:
 @bp.post("/deal")
 @security.needs_pin
 def deal() -> ResponseReturnValue:
-    service().deal_by_launcher()
+    table_service().deal_by_launcher()
     return jsonify(dealing=True)

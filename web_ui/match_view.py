@@ -1,29 +1,29 @@
-"""What the pages need to know about match formats, as the engine and the table tell it:
-which options belong to each format (the set-up page shows them only then), the players a
-format needs, the formats a table only keeps the score of, and the rotation tournaments'
-schedules (the scoreboard shows the whole cycle and the next pairing).
+"""What the pages need to know about match formats, as the engine tells it: which options
+belong to each format (the set-up page shows them only then), the players a format needs, the
+formats a single table only keeps the score of, and the rotation tournaments' schedules (the
+scoreboard shows the whole cycle and the next pairing).
 
-Nothing here is a rule: this only hands the pages what the engine and the table know.
+Nothing here is a rule: this only hands the pages what the engine's formats declare.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from controller.engine.formats import DEALS_PER_PARTNERSHIP, rotation_schedule
-from controller.engine.option_table import FORMAT_FIELDS, FORMAT_PLAYERS, SCORING_FIELDS
-from controller.table.session import SCORE_ONLY_FORMATS
+from controller.engine import DEALS_PER_PARTNERSHIP, FORMATS, rotation_schedule
 
-__all__ = ["FORMAT_FIELDS", "SCORING_FIELDS", "format_guide", "schedules"]
+__all__ = ["format_guide", "schedules"]
 
 
 def format_guide() -> dict[str, Any]:
     """The set-up page's rules for showing the format's options."""
     return {
-        "fields": {name: list(fields) for name, fields in FORMAT_FIELDS.items()},
-        "scoring": {name: list(modes) for name, modes in SCORING_FIELDS.items()},
-        "players": dict(FORMAT_PLAYERS),
-        "score_only": list(SCORE_ONLY_FORMATS),
+        "fields": {name: list(f.fields) for name, f in FORMATS.items()},
+        "scoring": {
+            name: list(modes) for name, modes in FORMATS["standard"].scoring_fields.items()
+        },
+        "players": {name: f.fixed_players for name, f in FORMATS.items() if f.fixed_players},
+        "score_only": [name for name, f in FORMATS.items() if f.score_only_at_one_table],
     }
 
 

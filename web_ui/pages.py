@@ -10,26 +10,26 @@ and the words have one source (`i18n.py`).
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, session
 from flask.typing import ResponseReturnValue
 
 from controller.engine import DECKS
+from controller.shipped import shipped
 from controller.store import LOSSES, recorded_losses
-from controller.table.service import TableService
 
 from . import security
 from .i18n import bundle, t
 from .markdown import render_markdown
 from .match_view import format_guide, schedules
 from .option_words import SECTIONS
+from .table_access import table_service
 from .uno_words import uno_sheet
 
 bp = Blueprint("pages", __name__)
 
-API_DOC = Path(__file__).resolve().parents[1] / "docs" / "API.md"
+API_DOC = shipped("docs/API.md")
 
 # No inline scripts or styles: everything the pages run comes from /static.
 CSP = (
@@ -40,10 +40,6 @@ CSP = (
 
 def language() -> str:
     return str(session.get("language", security.settings().language))
-
-
-def table() -> TableService:
-    return current_app.extensions["table"]  # type: ignore[no-any-return]
 
 
 def deck_cards() -> dict[str, list[dict[str, Any]]]:
@@ -64,7 +60,7 @@ def page_data(**extra: Any) -> dict[str, Any]:
         "unlocked": security.unlocked(),
         "admin": security.is_admin(),
         "demo": demo is not None,
-        "simulated": table().capabilities().simulated_launcher,
+        "simulated": table_service().capabilities().simulated_launcher,
         **extra,
     }
 
@@ -89,7 +85,7 @@ def page(template: str, **context: Any) -> Response:
 
 @bp.get("/")
 def scoreboard() -> ResponseReturnValue:
-    data = page_data(state=table().snapshot(), decks=deck_cards(), schedules=schedules(),
+    data = page_data(state=table_service().snapshot(), decks=deck_cards(), schedules=schedules(),
                      warnings=log_warnings())  # fmt: skip
     return page("scoreboard.html", data=data, script="board")
 
@@ -100,7 +96,7 @@ def setup() -> ResponseReturnValue:
     gets the options and presets from the API; the page adds the section titles and which
     options belong to which match format."""
     sections = SECTIONS.get(language(), SECTIONS["en"])
-    data = page_data(state=table().snapshot(), sections=sections, formats=format_guide(),
+    data = page_data(state=table_service().snapshot(), sections=sections, formats=format_guide(),
                      warnings=operator_warnings())  # fmt: skip
     return page(
         "setup.html",
@@ -115,7 +111,7 @@ def setup() -> ResponseReturnValue:
 def rules_sheet() -> ResponseReturnValue:
     """What each card does in the game being played, calling UNO and catching a player who
     forgot (for the game and options on: `uno_words`), and the house rules that are on."""
-    state = table().snapshot()
+    state = table_service().snapshot()
     data = page_data(state=state, decks=deck_cards())
     uno = uno_sheet(state["setup"], language()) if state.get("setup") else None
     return page("rules.html", data=data, script="rules", uno=uno)
@@ -144,9 +140,9 @@ def log_warnings() -> list[str]:
     words = t("warn_log_loss", lang)
     lost = [
         words.format(count=last - first + 1, first=first, last=last)
-        for first, last in recorded_losses(table().setting(LOSSES))
+        for first, last in recorded_losses(table_service().setting(LOSSES))
     ]
-    state = table().snapshot()
+    state = table_service().snapshot()
     aside = [set_aside_warning(notice, lang) for notice in state.get("set_aside", [])]
     return lost + aside + older_rules_warnings(state, lang)
 

@@ -54,10 +54,11 @@ from flask import Flask, Request, Response, current_app, request, session
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from itsdangerous import BadSignature, SignatureExpired, TimestampSigner
 
-from controller.table.service import TableService
+from controller.table import TableService
 
 from .errors import Forbidden, TooMany
 from .settings import TableSettings
+from .table_access import table_service
 
 F = TypeVar("F", bound=Callable[..., Any])
 log = logging.getLogger("uno-attack")
@@ -611,10 +612,10 @@ def telling(table: TableService) -> Callable[[int, str], None]:
 
 
 def install(app: Flask) -> None:
-    table = app.extensions["table"]
+    table = table_service(app)
     app.extensions["pin_guard"] = Guard("PIN", table=table)
     app.extensions["password_guard"] = Guard("password", table=table)
-    app.extensions["tablets"] = Tablets(app.extensions["table"])
+    app.extensions["tablets"] = Tablets(table)
     app.extensions["guess_report"] = GuessReport(tell=telling(table))
     app.session_interface = TabletSessions()
     app.before_request(check_csrf)

@@ -27,6 +27,38 @@ Descriptors: waitress waits with `poll()` (`select()` fails past descriptor 1023
 hold descriptors waitress does not count). Connections and streams (at most `streams`), plus
 `reserved()` for the rest of the process, must fit its open-file limit: `fit_descriptors`
 checks that at start (config `[service]`).
+
+Waitress's internals this relies on (pyproject.toml pins the minor version;
+`tests/web/test_waitress_contract.py` checks each in the installed waitress, so an upgrade that
+changes one fails there, by name, not at a table):
+
+- `waitress.server.TcpWSGIServer` (a `wasyncore.dispatcher`), subclassed by `ScoreboardServer`:
+  built as ``TcpWSGIServer(application, adj=Adjustments(**settings))``; its class attributes
+  `channel_class` (set to `Channel`), `next_channel_cleanup` and `in_connection_overflow`;
+  overrides `readable()` (asked by the loop every round: replaced whole, it runs
+  `maintenance(now)` every `adj.cleanup_interval` seconds as waitress's does),
+  `handle_accept()` (replaced whole, with `accept()` (a ``(socket, address)`` pair, or None),
+  `set_socket_options(conn)`, `fix_addr(addr)`), `add_task(channel)` (the channel's call when
+  a request is complete; other requests go on to waitress's), `maintenance(now)` (after
+  waitress's, which marks idle connections `will_close`) and `close()`; reads `adj`
+  (`connection_limit`, `cleanup_interval`, `log_socket_errors`), `_map` (the socket map, whose
+  size counts the connections), `active_channels` (descriptor → channel), `accepting` and
+  `logger`; `run()` serves.
+- `waitress.channel.HTTPChannel`, subclassed by `Channel`: built as
+  ``HTTPChannel(server, sock, addr, adj, map=None)``, which sets `server`, `addr`, `requests`
+  (complete requests not yet answered) and registers it in `server.active_channels`; overrides
+  `received(data) -> bool` (the bytes read: it parses into `request`, the request still
+  being read, None between requests, and when one is complete appends it to `requests`,
+  calling `server.add_task(channel)` if that was empty) and `del_channel(map=None)` (out of the
+  socket map and `active_channels`); calls `handle_close()` (closed at once); reads
+  `total_outbufs_len`; sets `will_close`, and `socket` and `connected` of a channel handed to
+  the streams.
+- `waitress.parser.HTTPRequestParser`, a channel's `request` and `requests[0]`: reads
+  `headers_finished`, `headers` (names upper-case, ``-`` as ``_``: `COOKIE`, `LAST_EVENT_ID`),
+  `command`, `path`, `query` and `error`.
+- `waitress.adjustments.Adjustments`: the settings `create_server` passes, all documented
+  options (`channel_request_lookahead=1` also gives the stream route of `stream.py` the
+  environ's documented `waitress.client_disconnected`).
 """
 
 from __future__ import annotations
@@ -54,6 +86,7 @@ from . import security
 from .fanout import Fanout, Request
 from .limits import MAX_BODY
 from .stream import HEARTBEAT
+from .table_access import table_service
 
 log = logging.getLogger(__name__)
 
@@ -290,7 +323,7 @@ def create_server(
     streams = streams_module.MAX_STREAMS if streams is None else streams
     fit_descriptors(connections, streams, threads)
     heartbeat = app.config.get("SSE_HEARTBEAT", HEARTBEAT)
-    fanout = Fanout(app.extensions["table"], heartbeat=heartbeat, max_streams=streams)
+    fanout = Fanout(table_service(app), heartbeat=heartbeat, max_streams=streams)
     app.extensions["streams"] = fanout
     server = ScoreboardServer(
         app,

@@ -17,8 +17,7 @@ import stat
 from pathlib import Path
 
 from controller.config import Config
-from controller.table.codec import InvalidInput
-from controller.table.service import TableService
+from controller.table import InvalidInput, TableService
 
 from .i18n import LANGUAGES, t
 

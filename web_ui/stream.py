@@ -19,9 +19,9 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, request
 
-from controller.table.codec import record_to_dict, whole_number
-from controller.table.hub import Message, Subscription
-from controller.table.service import TableService
+from controller.table import Message, Subscription, TableService, record_to_dict, whole_number
+
+from .table_access import table_service
 
 bp = Blueprint("stream", __name__)
 
@@ -81,7 +81,7 @@ def opening(
 
 @bp.get("/api/events")
 def events() -> Response:
-    table: TableService = current_app.extensions["table"]
+    table = table_service()
     heartbeat = current_app.config.get("SSE_HEARTBEAT", HEARTBEAT)
     gone = request.environ.get("waitress.client_disconnected", lambda: False)
     last = parse_last(request.headers.get("Last-Event-ID") or request.args.get("last"))

@@ -380,6 +380,7 @@ def cmd_press(args: argparse.Namespace) -> int:
     options = _press_options(args)
     launcher = open_guarded(_load(args.pin_profile), backend="sim", sim=options)
     machine = launcher.simulator
+    assert machine is not None  # the sim backend always has one
     if args.motor_log is not None:
         _log_motor(machine, args.motor_log)
     with motor_safe(launcher):

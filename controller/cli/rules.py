@@ -7,8 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from controller.engine import OPTIONS
-from controller.engine.option_table import ALIASES, FORMATS, IMPLIED, WITHOUT_OPTION
+from controller.engine import ALIASES, ALWAYS_ON, FORMATS, IMPLIED, OPTIONS, WITHOUT_OPTION
 from controller.preset_store import presets
 
 
@@ -42,6 +41,9 @@ def run(args: argparse.Namespace) -> int:
     print("\nFeature ids of RULES.md §11 with no option:")
     for feature, how in sorted(WITHOUT_OPTION.items()):
         print(f"  {feature:<32} {how}")
+    print("\nFeature ids of RULES.md §11 always in their game's rules (--option id is accepted):")
+    for feature, game_kinds in sorted(ALWAYS_ON.items()):
+        print(f"  {feature:<32} {' and '.join(sorted(g.value for g in game_kinds))}")
     print(f"\nFormats (--format NAME): {', '.join(FORMATS)}")
     print("\nPresets:")
     for key, preset in presets().items():
@@ -71,6 +73,7 @@ def _as_dict(options: list[Any]) -> dict[str, Any]:
         "features": {k: {"option": o, "value": v} for k, (o, v) in sorted(ALIASES.items())},
         "implied": {k: list(follows) for k, follows in sorted(IMPLIED.items())},
         "without_option": dict(sorted(WITHOUT_OPTION.items())),
+        "always_on": {k: sorted(g.value for g in games) for k, games in sorted(ALWAYS_ON.items())},
         "formats": list(FORMATS),
         "presets": [p.to_dict() for p in presets().values()],
     }  # fmt: skip

@@ -28,8 +28,7 @@ from controller.sections import ConfigError
 from controller.stops import FILE as STOP_FILE
 from controller.stops import last_stop
 from controller.store import FILE_NAME, Store, StoreError
-from controller.table.demo import DemoTable
-from controller.table.service import TableService
+from controller.table import DemoTable, TableService
 from web_ui.addresses import urls
 
 log = logging.getLogger("uno-attack")

@@ -11,11 +11,17 @@ from pathlib import Path
 from typing import Any
 
 from controller.cli import UsageError, add_renamed
-from controller.engine import EngineError, GameKind, Rules, deal
-from controller.engine.autoplay import RunawayGame, play_out
-from controller.engine.match import choose_dealer
-from controller.engine.notation import describe
-from controller.engine.option_table import FORMATS
+from controller.engine import (
+    FORMATS,
+    EngineError,
+    GameKind,
+    Rules,
+    RunawayGame,
+    choose_dealer,
+    deal,
+    describe,
+    play_out,
+)
 from controller.policy import EjectPolicy, Profile, ProfileError, load_profile
 from controller.policy.custom_profiles import ProfileShelf
 from controller.simulation import (
@@ -54,7 +60,7 @@ def register(commands: Any) -> None:
     parser.add_argument("--bot", choices=sorted(BOTS), default="heuristic")
     parser.add_argument(
         "--format",
-        choices=FORMATS,
+        choices=tuple(FORMATS),
         help="match format; for elim_tournament, team_play and rotation_* --games counts matches",
     )
     parser.add_argument(

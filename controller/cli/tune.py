@@ -22,8 +22,7 @@ from controller.cli.simulate import (
     rules_from,
 )
 from controller.config import load_config
-from controller.engine import EngineError, GameKind
-from controller.engine.autoplay import RunawayGame
+from controller.engine import EngineError, GameKind, RunawayGame
 from controller.policy import Profile, ProfileError, profile_from_toml
 from controller.policy.custom_profiles import FOLDER, check_name
 from controller.sections import ConfigError

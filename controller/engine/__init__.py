@@ -6,6 +6,10 @@ I/O, no clock, randomness injected.
     while not game.over:
         action = choose(game.legal_actions())   # a Press carries the launcher's real count
         events = game.push(action)
+
+This package is the engine's public surface: the rest of the project imports only from
+`controller.engine` (`tests/test_layers.py` checks it); the engine's own modules import each
+other directly.
 """
 
 from .actions import (
@@ -25,6 +29,8 @@ from .actions import (
     Suggest,
     TurnUp,
 )
+from .autoplay import DealStats, RunawayGame, play_out, remaining_for_press
+from .bots import Bot, HeuristicBot, RandomBot
 from .cards import (
     COLOURS,
     UNKNOWN,
@@ -39,6 +45,7 @@ from .cards import (
 )
 from .deal import deal
 from .decks import DECKS, DeckSpec, GameKind
+from .editions import edition_view
 from .errors import (
     BadChoice,
     CardNotHeld,
@@ -50,19 +57,39 @@ from .errors import (
     TooLate,
     WrongPhase,
 )
+from .events import Event, plain, to_dict
+from .formats import (
+    DEALS_PER_PARTNERSHIP,
+    FORMATS,
+    DealRecord,
+    Seating,
+    rotation_schedule,
+)
 from .game import Game, apply, duty_text
-from .options import OPTIONS, OptionSpec, Rules
+from .legal_actions import jump_ins
+from .match import Match, choose_dealer
+from .notation import describe
+from .option_table import ALIASES, ALWAYS_ON, IMPLIED, WITHOUT_OPTION, OptionValue
+from .options import EDITION, OPTIONS, OptionSpec, Rules
 from .state import Duty, DutyKind, Knowledge, Phase
 
 __all__ = [
+    "ALIASES",
+    "ALWAYS_ON",
     "CLAIMS",
     "COLOURS",
+    "DEALS_PER_PARTNERSHIP",
     "DECKS",
+    "EDITION",
+    "FORMATS",
+    "IMPLIED",
     "OPTIONS",
     "UNKNOWN",
+    "WITHOUT_OPTION",
     "Accept",
     "Action",
     "BadChoice",
+    "Bot",
     "CallUno",
     "Card",
     "CardNotHeld",
@@ -72,25 +99,34 @@ __all__ = [
     "ChooseColour",
     "Colour",
     "Correct",
+    "DealRecord",
+    "DealStats",
     "DeckSpec",
     "Draw",
     "Duty",
     "DutyKind",
     "EngineError",
     "EnterHand",
+    "Event",
     "Face",
     "Game",
     "GameKind",
+    "HeuristicBot",
     "IllegalAction",
     "Knowledge",
+    "Match",
     "NotYourTurn",
     "OptionError",
     "OptionSpec",
+    "OptionValue",
     "Pass",
     "Phase",
     "Play",
     "Press",
+    "RandomBot",
     "Rules",
+    "RunawayGame",
+    "Seating",
     "Suggest",
     "TooLate",
     "TurnUp",
@@ -98,9 +134,18 @@ __all__ = [
     "apply",
     "card",
     "cards_text",
+    "choose_dealer",
     "deal",
+    "describe",
     "duty_text",
+    "edition_view",
+    "jump_ins",
     "parse_card",
     "parse_cards",
     "parse_colour",
+    "plain",
+    "play_out",
+    "remaining_for_press",
+    "rotation_schedule",
+    "to_dict",
 ]

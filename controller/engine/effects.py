@@ -1,9 +1,12 @@
 """What each card does when played (RULES.md §4), as one table of data keyed by face.
 
-The game applies an `Effect` in one place (`resolve.resolve`); house rules change the data (in
-`effects_for`) or add a small hook there, never a chain of per-card branches. Everything that
-asks what a card does reads the deal's own table (`DealState.effects`), never `EFFECTS`: the
-listing, the checks, the resolution and the bots.
+A played card's `Effect` is applied in one place, `resolve.resolve` (its draws and presses by
+`resolve.charge`); a turned-up first card (§2.5) is applied by `start.py`, whose hits go through
+the same `charge`. A house rule changes the data (`effects_for`: the last-card bans of §6) or
+reads its option where the effect is applied (`resolve.py`), never a chain of per-card branches.
+Everything that asks what a card does reads the deal's own table (`DealState.effects`, and
+`DealState.plain_faces` made from it), never `EFFECTS`: the listing, the checks, the start, the
+resolution and the bots.
 """
 
 from __future__ import annotations
@@ -25,10 +28,13 @@ if TYPE_CHECKING:
 class Effect:
     """The consequences of playing one card of a face.
 
-    skip: the next player loses the turn; draw: the next player draws this many (classic);
-    presses: the next player presses this many times (Attack); until_fire: the next player
-    presses until a card comes out; everyone_presses: every other player presses once, in
-    order; challengeable: the next player may challenge the play (Wild Draw Four).
+    wild: the player names a colour; reverse: the direction of play turns; skip: the next
+    player loses the turn; draw: the next player draws this many (classic); presses: the next
+    player presses this many times (Attack); until_fire: the next player presses until a card
+    comes out; everyone_presses: every other player presses once, in order; trade: the player
+    trades hands with a player they choose; discard_colour: the player's other cards of its
+    colour go down with it (Discard All); challengeable: the next player may challenge the play
+    (Wild Draw Four); may_be_last: it may be the card that empties a hand (§6).
     """
 
     wild: bool = False

@@ -1,6 +1,12 @@
 """Match formats (RULES.md §9.2-§9.6): who sits where in the next deal, how a deal changes the
 players' totals, when the match is over and who won.
 
+Each format is a class that carries its own facts, read without building one (its `id`, the
+match options it uses, the players it needs, whether one table can only keep its score), and
+`FORMATS` finds it by id; built for a match's rules and players, it seats, scores and decides
+that match. The options (`options.Rules`) read the facts, so this module sits below them and
+names what it reads of the rules in `MatchRules`.
+
 A deal is played by the seats of one table; `Seating.players` says which match player sits in
 each seat (the identity, except in the rotation tournaments, where partners change places).
 Totals are per match player.
@@ -8,15 +14,11 @@ Totals are per match player.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import ClassVar, Final, Protocol
 
 from .errors import IllegalAction, OptionError
-from .option_table import FORMAT_PLAYERS, format_uses
-
-if TYPE_CHECKING:
-    from .options import Rules
 
 DEALS_PER_PARTNERSHIP = 4
 
@@ -40,6 +42,31 @@ class DealRecord:
     table: int = 0
     round: int = 0
     blocked: bool = False
+
+
+class MatchRules(Protocol):
+    """What a format reads of the rules it is played under (`options.Rules`)."""
+
+    @property
+    def edition(self) -> int: ...
+    @property
+    def scoring(self) -> str: ...
+    @property
+    def target(self) -> int: ...
+    @property
+    def num_deals(self) -> int: ...
+    @property
+    def chip_rate(self) -> int: ...
+    @property
+    def starting_chips(self) -> int: ...
+    @property
+    def break_ties_by_continuing(self) -> bool: ...
+    @property
+    def next_dealer(self) -> str: ...
+    @property
+    def teams(self) -> int: ...
+    @property
+    def team_scoring(self) -> str: ...
 
 
 class Match(Protocol):
@@ -67,36 +94,6 @@ class Verdict:
     losers: tuple[int, ...]
 
 
-class Format(Protocol):
-    name: str
-
-    def starting_total(self) -> int: ...
-
-    def seating(self, match: Match) -> Seating: ...
-
-    def deltas(self, match: Match, record: DealRecord) -> tuple[int, ...]: ...
-
-    def over(self, match: Match) -> bool: ...
-
-    def verdict(self, match: Match) -> Verdict: ...
-
-    def standings(self, match: Match) -> dict[str, object]: ...
-
-
-def format_for(rules: Rules, players: int) -> Format:
-    """The format object for `rules.format`, checked against the number of players."""
-    name = rules.format
-    if name == "team_play":
-        return Teams(rules, players)
-    if name in ("rotation_4p", "rotation_8p"):
-        return Rotation(rules, players)
-    if name == "elim_tournament":
-        return EliminationTournament(rules, players)
-    if name == "elim_within_deal":
-        return WithinDealElimination(rules, players)
-    return Standard(rules, players)
-
-
 def seats_with(values: Sequence[object], best: object) -> tuple[int, ...]:
     return tuple(seat for seat, value in enumerate(values) if value == best)
 
@@ -113,7 +110,7 @@ def deal_losers(record: DealRecord) -> tuple[int, ...]:
     return seats_with(keys, max(keys))
 
 
-def score_deal(rules: Rules, winner: int, points: Sequence[int]) -> tuple[int, ...]:
+def score_deal(rules: MatchRules, winner: int, points: Sequence[int]) -> tuple[int, ...]:
     """The change to each seat's total for one deal under `rules.scoring` (§9.2)."""
     mode = rules.scoring
     if mode == "winner_collects":
@@ -126,22 +123,41 @@ def score_deal(rules: Rules, winner: int, points: Sequence[int]) -> tuple[int, .
     return (0,) * len(points)
 
 
-class Standard:
-    """§9.2: every player for themselves, scored by `rules.scoring`, to `rules.target`."""
+class Format:
+    """A match format. Its class declares what it is, read without building one: `id` (the
+    value of the `format` option), the match options it uses (`fields`, and under some ways of
+    scoring only: `scoring_fields`), the number of players it needs if it needs one
+    (`fixed_players`) and whether a single table can only keep its score
+    (`score_only_at_one_table`: its deals are played at two tables at once). Built for a
+    match (`FORMATS[rules.format](rules, players)`), it seats, scores and decides that match;
+    this base plays §9.2, which the other formats change in part."""
 
-    name = "standard"
+    id: ClassVar[str]
+    fields: ClassVar[tuple[str, ...]]
+    scoring_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {}
+    fixed_players: ClassVar[int | None] = None
+    score_only_at_one_table: ClassVar[bool] = False
 
-    def __init__(self, rules: Rules, players: int) -> None:
+    def __init__(self, rules: MatchRules, players: int) -> None:
+        if self.fixed_players is not None and players != self.fixed_players:
+            raise OptionError(f"option format: {self.id} needs {self.fixed_players} players")
         self.rules, self.players = rules, players
+
+    @classmethod
+    def uses(cls, option_id: str, scoring: str) -> bool:
+        """Whether a match of this format scored by `scoring` uses the match option
+        `option_id` (§9 gives it a meaning there)."""
+        modes = cls.scoring_fields.get(option_id)
+        return option_id in cls.fields and (modes is None or scoring in modes)
 
     def starting_total(self) -> int:
         """What every total starts at: `starting_chips` in a chips match (§9.2(c)), where the
         format uses them; 0 everywhere else (points, losses, penalties start from nothing).
         Before edition 3 every chips match but an elimination tournament started at them."""
         rules = self.rules
-        if rules.edition < 3 and rules.format != "elim_tournament":  # as they were played
+        if rules.edition < 3 and self.id != "elim_tournament":  # as they were played
             return rules.starting_chips if rules.scoring == "chips" else 0
-        chips = rules.scoring == "chips" and format_uses(rules.format, "chips", "starting_chips")
+        chips = rules.scoring == "chips" and self.uses("starting_chips", "chips")
         return rules.starting_chips if chips else 0
 
     def seating(self, match: Match) -> Seating:
@@ -199,11 +215,29 @@ class Standard:
         return {}
 
 
-class WithinDealElimination(Standard):
+class Standard(Format):
+    """§9.2: every player for themselves, scored by `rules.scoring`, to `rules.target`."""
+
+    id = "standard"
+    fields = (
+        "scoring", "target", "num_deals", "chip_rate", "starting_chips",
+        "break_ties_by_continuing",
+    )  # fmt: skip
+    scoring_fields: ClassVar[Mapping[str, tuple[str, ...]]] = {
+        "target": ("winner_collects", "penalty", "bust"),
+        "num_deals": ("chips",),
+        "chip_rate": ("chips",),
+        "starting_chips": ("chips",),
+        "break_ties_by_continuing": ("penalty",),
+    }
+
+
+class WithinDealElimination(Format):
     """§9.3 (淘汰制): players go out one by one, the last holder loses. Totals count the
     deals each player lost; the loser deals next. Ends after `num_deals` (0: open-ended)."""
 
-    name = "elim_within_deal"
+    id = "elim_within_deal"
+    fields = ("num_deals",)
 
     def next_dealer(self, match: Match) -> int:
         if match.deals and self.rules.next_dealer != "rotate":
@@ -226,11 +260,12 @@ class WithinDealElimination(Standard):
         return {"losses": list(match.totals)}
 
 
-class EliminationTournament(Standard):
+class EliminationTournament(Format):
     """§9.4: penalty points from 0 (9.2(b), whatever `scoring` says); reaching `target`
     eliminates a player from later deals; the last player left wins."""
 
-    name = "elim_tournament"
+    id = "elim_tournament"
+    fields = ("target",)
 
     def deltas(self, match: Match, record: DealRecord) -> tuple[int, ...]:
         return tuple(0 if seat == record.winner else p for seat, p in enumerate(record.points))
@@ -271,12 +306,13 @@ def first_active_from(seat: int, active: Sequence[bool]) -> int:
     raise IllegalAction("nobody is left in the match to deal")
 
 
-class Teams(Standard):
+class Teams(Format):
     """§9.5: teams of two or more, partners seated apart (seat s is on team s mod teams)."""
 
-    name = "team_play"
+    id = "team_play"
+    fields = ("teams", "team_scoring", "target")
 
-    def __init__(self, rules: Rules, players: int) -> None:
+    def __init__(self, rules: MatchRules, players: int) -> None:
         super().__init__(rules, players)
         self.teams = rules.teams
         if players % self.teams or players // self.teams < 2:
@@ -313,10 +349,12 @@ class Teams(Standard):
         return {"teams": self.teams, "team_totals": self.team_totals(match)}
 
 
-def team_deltas(rules: Rules, record: DealRecord, teams: int, team_of: object) -> list[int]:
+def team_deltas(
+    rules: MatchRules, record: DealRecord, teams: int, team_of: Callable[[int], int]
+) -> list[int]:
     """One deal's score per team (§9.5): the winner's team collects the other teams' points,
     or each team takes its own members' points (team_penalty)."""
-    seat_team = [team_of(player) for player in record.seating]  # type: ignore[operator]
+    seat_team = [team_of(player) for player in record.seating]
     own = [0] * teams
     for seat, points in enumerate(record.points):
         own[seat_team[seat]] += points
@@ -327,17 +365,15 @@ def team_deltas(rules: Rules, record: DealRecord, teams: int, team_of: object) -
     return [collected if team == winner_team else 0 for team in range(teams)]
 
 
-class Rotation(Standard):
+class Rotation(Format):
     """§9.6: the partnership rotation for 4 players (12 deals a cycle) or 8 players on two
-    tables (28 deals per player a cycle). Each player is credited with their team's score."""
+    tables (28 deals per player a cycle). Each player is credited with their team's score.
+    The formats are its two sizes, `FourPlayerRotation` and `EightPlayerRotation`."""
 
-    name = "rotation"
+    fields = ("team_scoring", "num_deals")
 
-    def __init__(self, rules: Rules, players: int) -> None:
+    def __init__(self, rules: MatchRules, players: int) -> None:
         super().__init__(rules, players)
-        wanted = FORMAT_PLAYERS[rules.format]
-        if players != wanted:
-            raise OptionError(f"option format: {rules.format} needs {wanted} players")
         self.schedule = rotation_schedule(players)
 
     @property
@@ -388,6 +424,22 @@ class Rotation(Standard):
         return {"deals_per_cycle": self.cycle, "played": index, "next": upcoming}
 
 
+class FourPlayerRotation(Rotation):
+    """§9.6 for 4 players at one table: 12 deals a cycle."""
+
+    id = "rotation_4p"
+    fixed_players = 4
+
+
+class EightPlayerRotation(Rotation):
+    """§9.6 for 8 players on two tables: 28 deals per player a cycle. A single table plays
+    only half of each round, so it can only keep the match's score."""
+
+    id = "rotation_8p"
+    fixed_players = 8
+    score_only_at_one_table = True
+
+
 def rotation_schedule(players: int) -> list[tuple[int, tuple[int, ...], int]]:
     """(round, seating, table) for each block of 4 deals in one cycle (§9.6). Partners sit
     opposite: seats 0 and 2 are one team, 1 and 3 the other."""
@@ -400,3 +452,26 @@ def rotation_schedule(players: int) -> list[tuple[int, tuple[int, ...], int]]:
         for table, (a, b) in enumerate(((pairs[0], pairs[1]), (pairs[2], pairs[3]))):
             schedule.append((r, (a[0], b[0], a[1], b[1]), table))
     return schedule
+
+
+FORMATS: Final[dict[str, type[Format]]] = {
+    match_format.id: match_format
+    for match_format in (
+        Standard,
+        WithinDealElimination,
+        EliminationTournament,
+        Teams,
+        FourPlayerRotation,
+        EightPlayerRotation,
+    )
+}
+"""Every match format by its id, in the order the `format` option offers them."""
+
+MATCH_OPTIONS: Final = frozenset(option for f in FORMATS.values() for option in f.fields)
+"""The options that belong to a match format rather than to the rules of play."""
+
+
+def format_uses(match_format: str, scoring: str, option_id: str) -> bool:
+    """Whether a match of `match_format` scored by `scoring` uses `option_id`: the rules of
+    play always; a format's options only where §9 gives them a meaning (`Format.uses`)."""
+    return option_id not in MATCH_OPTIONS or FORMATS[match_format].uses(option_id, scoring)

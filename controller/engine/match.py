@@ -11,15 +11,7 @@ from .deal import check_room_to_turn_up, deal, hand_size
 from .decks import DeckSpec
 from .errors import IllegalAction
 from .events import Event
-from .formats import (
-    DealRecord,
-    Format,
-    Seating,
-    Verdict,
-    deal_losers,
-    format_for,
-    score_deal,
-)
+from .formats import FORMATS, DealRecord, Format, Seating, Verdict, deal_losers, score_deal
 from .game import Game
 from .options import Rules
 from .state import Knowledge
@@ -71,7 +63,7 @@ class Match:
         knowledge: Knowledge = Knowledge.FULL,
         first_dealer: int | None = None,
     ) -> None:
-        self.format: Format = format_for(rules, players)
+        self.format: Format = FORMATS[rules.format](rules, players)
         if first_dealer is None:
             if knowledge is Knowledge.TABLE:
                 raise IllegalAction("at a table, say who deals first")

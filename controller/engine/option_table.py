@@ -1,71 +1,21 @@
-"""The vocabulary the options are declared with (`options.Rules`): value types, the games an
-option applies to, the match formats and the options each uses (`format_uses`); and the feature
-ids of RULES.md §11 that are spelled as a setting of an option (`ALIASES`, with their own game
-where it is not their option's: `FEATURE_GAMES`), follow other options (`IMPLIED`) or have no
-option at all."""
+"""The vocabulary the options are declared with (`options.Rules`): value types and the games an
+option applies to; and the feature ids of RULES.md §11 that are spelled as a setting of an
+option (`ALIASES`, with their own game where it is not their option's: `FEATURE_GAMES`), follow
+other options (`IMPLIED`) or have no option at all. The match formats and the options each uses
+are the formats' own (`formats.FORMATS`)."""
 
 from __future__ import annotations
 
 from typing import Final
 
 from .decks import GameKind
+from .formats import FORMATS
 
 OptionValue = bool | int | str
 
 BOTH: Final = frozenset(GameKind)
 CLASSIC: Final = frozenset({GameKind.CLASSIC})
 ATTACK: Final = frozenset({GameKind.ATTACK})
-
-FORMATS: Final = (
-    "standard",
-    "elim_within_deal",
-    "elim_tournament",
-    "team_play",
-    "rotation_4p",
-    "rotation_8p",
-)
-
-FORMAT_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "standard": (
-        "scoring", "target", "num_deals", "chip_rate", "starting_chips",
-        "break_ties_by_continuing",
-    ),
-    "elim_within_deal": ("num_deals",),
-    "elim_tournament": ("target",),
-    "team_play": ("teams", "team_scoring", "target"),
-    "rotation_4p": ("team_scoring", "num_deals"),
-    "rotation_8p": ("team_scoring", "num_deals"),
-}  # fmt: skip
-"""The options each format uses (RULES.md §9.2-§9.6). Everything else is a rule of play."""
-
-SCORING_FIELDS: Final[dict[str, tuple[str, ...]]] = {
-    "target": ("winner_collects", "penalty", "bust"),
-    "num_deals": ("chips",),
-    "chip_rate": ("chips",),
-    "starting_chips": ("chips",),
-    "break_ties_by_continuing": ("penalty",),
-}
-"""Under the standard format, the options that mean something only with some ways of
-scoring."""
-
-FORMAT_PLAYERS: Final[dict[str, int]] = {"rotation_4p": 4, "rotation_8p": 8}
-"""Formats played by exactly this many players (§9.6)."""
-
-MATCH_OPTIONS: Final = frozenset(option for fields in FORMAT_FIELDS.values() for option in fields)
-"""The options that belong to a match format rather than to the rules of play."""
-
-
-def format_uses(match_format: str, scoring: str, option_id: str) -> bool:
-    """Whether a match of `match_format` (scored by `scoring`, under the standard format) uses
-    `option_id`: the rules of play always; a format's options only where §9 gives them a
-    meaning (`FORMAT_FIELDS`, `SCORING_FIELDS`)."""
-    if option_id not in MATCH_OPTIONS:
-        return True
-    if option_id not in FORMAT_FIELDS.get(match_format, ()):
-        return False
-    modes = SCORING_FIELDS.get(option_id) if match_format == "standard" else None
-    return modes is None or scoring in modes
-
 
 ALIASES: Final[dict[str, tuple[str, OptionValue]]] = {
     "deck_classic_108": ("deck", "classic"),
@@ -124,6 +74,25 @@ IMPLIED: Final[dict[str, tuple[str, ...]]] = {
 }
 """§11 feature ids that are on exactly when one of the options they follow is on: accepted by
 name with one of those options, refused when switched off."""
+
+_ALWAYS_ON_IDS: Final = {
+    CLASSIC: "points_classic start_wd4_redraw wd4_challenge draw_one play_drawn_card "
+    "penalty_loses_turn draw_two wild_draw_four",
+    ATTACK: "points_attack atk_start_hit2 atk_start_trade_redraw atk_start_discard_plain "
+    "atk_start_wah atk_start_whf atk_press_once atk_press_ends_turn atk_renege atk_stuck_cards "
+    "atk_launcher_random atk_no_counter hit_2 trade_hands trade_hands_not_last discard_all "
+    "wild_all_hit wild_hit_fire",
+    BOTH: "players_2_10 dealer_high_card start_skip match_basic wild_anytime skip reverse wild "
+    "uno_call uno_penalty uno_window final_card_penalty reshuffle_except_top "
+    "two_player_reverse_skip two_player_skip_again two_player_penalty_returns",
+}
+ALWAYS_ON: Final[dict[str, frozenset[GameKind]]] = {
+    feature: games for games, ids in _ALWAYS_ON_IDS.items() for feature in ids.split()
+}
+"""§11 feature ids that are always part of their game's rules (its official cards and turns;
+the two-player rules whenever two play), with §11's game column: no setting changes them, so
+`--option draw_one` is accepted on a classic table and does nothing, switched off it is refused,
+and on an Attack table it is refused as another game's (§11)."""
 
 WITHOUT_OPTION: Final[dict[str, str]] = {
     "dealer_by_agreement": "at a table the players choose the first dealer (the set-up's first "

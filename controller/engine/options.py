@@ -18,18 +18,16 @@ from typing import Any, Final, TypeVar
 
 from .decks import DECKS, DEFAULT_DECK, DeckSpec, GameKind
 from .errors import OptionError
+from .formats import FORMATS, MATCH_OPTIONS, format_uses
 from .option_table import (
     ALIASES,
+    ALWAYS_ON,
     ATTACK,
     BOTH,
     CLASSIC,
     FEATURE_GAMES,
-    FORMAT_FIELDS,
-    FORMATS,
     IMPLIED,
-    MATCH_OPTIONS,
     OptionValue,
-    format_uses,
 )
 
 Value = TypeVar("Value", bool, int, str)
@@ -268,7 +266,7 @@ class Rules:
     next_dealer: str = option("winner", "§2.2",
         "who deals the next deal (loser in within-deal elimination)", "下一局庄家",
         choices=("winner", "loser", "rotate"))
-    format: str = option("standard", "§9.3-§9.6", "match format", "赛制", choices=FORMATS)
+    format: str = option("standard", "§9.3-§9.6", "match format", "赛制", choices=tuple(FORMATS))
     teams: int = option(2, "§9.5", "number of teams (team play)", "队伍数", minimum=2, maximum=5)
     team_scoring: str = option("winner_team_collects", "§9.5", "team scoring", "团队计分",
         choices=("winner_team_collects", "team_penalty"))
@@ -332,8 +330,8 @@ class Rules:
     @classmethod
     def create(cls, game: GameKind | str = GameKind.ATTACK, **options: OptionValue) -> Rules:
         """Rules for `game` with `options` changed from their defaults. Ids are option ids or
-        the §11 feature ids in `ALIASES` and `IMPLIED`; anything else is an error naming it, and
-        so is an id of the other game, whatever its value (§11)."""
+        the §11 feature ids in `ALIASES`, `IMPLIED` and `ALWAYS_ON`; anything else is an error
+        naming it, and so is an id of the other game, whatever its value (§11)."""
         return cls.of_record(game, options, EDITION)
 
     @classmethod
@@ -353,7 +351,7 @@ class Rules:
         """Rules from `key=value` text, as typed on a command line (`key` alone: true)."""
         values: dict[str, OptionValue] = {}
         for key, text in pairs.items():
-            if key in ALIASES or key in IMPLIED:
+            if key in ALIASES or key in IMPLIED or key in ALWAYS_ON:
                 values[key] = True if text.lower() in ("", "true", "1", "yes", "on") else text
             else:
                 values[key] = _spec_for(key).parse(text)
@@ -478,6 +476,9 @@ def resolve_aliases(options: Mapping[str, OptionValue]) -> dict[str, OptionValue
     for key, value in options.items():
         if key in IMPLIED:
             _check_implied(key, value, options)
+        elif key in ALWAYS_ON:
+            if value is not True:
+                raise OptionError(f"{key} is always part of the rules (§11): it cannot be off")
         elif key in ALIASES and key not in OPTIONS_BY_ID:
             option_id, setting = ALIASES[key]
             if value is not True and value != setting:
@@ -516,6 +517,8 @@ def games_of(key: str) -> frozenset[GameKind]:
     """The games an option id or §11 feature id belongs to (§11's game column)."""
     if key in FEATURE_GAMES:
         return FEATURE_GAMES[key]
+    if key in ALWAYS_ON:
+        return ALWAYS_ON[key]
     option_id = ALIASES[key][0] if key in ALIASES and key not in OPTIONS_BY_ID else key
     spec = OPTIONS_BY_ID.get(option_id)
     return BOTH if spec is None else spec.games
@@ -551,7 +554,7 @@ def _unused_text(match_format: str, scoring: str, unused: list[str]) -> str:
     """Which options a format does not use, and the ones it does."""
     used = [
         key
-        for key in FORMAT_FIELDS[match_format]
+        for key in FORMATS[match_format].fields
         if key != "scoring" and format_uses(match_format, scoring, key)
     ]
     subject = f"option {unused[0]} is" if len(unused) == 1 else f"options {_listed(unused)} are"

@@ -6,6 +6,12 @@ the bots always call UNO exactly when the engine says the play needs it (so nobo
 exposed or falsely calls), nothing is stacked, nobody jumps in, and every Wild Draw Four may
 be challenged. A differential test replays thousands of deals through both paths and compares
 every hand, pile, score, eject and random-number generator state.
+
+To stop and refuse exactly where the validated loop does, this module shares the engine's own
+limits rather than copying them: the longest deal and its message (`autoplay.MAX_ACTIONS`,
+`runaway_text`) and the most cards the hands may take together (`deal.most_dealt`). These are
+the engine's internals, not its public surface; `tests/test_layers.py` lets this module, and
+only it, import them.
 """
 
 from __future__ import annotations
@@ -14,8 +20,8 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from controller.engine import GameKind, Rules
-from controller.engine.autoplay import MAX_ACTIONS, RunawayGame, runaway_text
+from controller.engine import GameKind, Rules, RunawayGame
+from controller.engine.autoplay import MAX_ACTIONS, runaway_text
 from controller.engine.deal import most_dealt
 
 from .rand import picker, shuffle

@@ -3,8 +3,10 @@
 The table service needs only what is exported here:
 
 * `open_launcher(profile, backend=...)` → `Launcher` (real pins on a Pi, the simulator elsewhere);
-* `Launcher.add_press_consumer`, `eject`, `deal`, `suspense`, `show_colour`, `show_tension`,
-  `status`, `fault`, `clear_fault`, `stop`, `close`;
+* `Launcher.add_press_consumer`, `add_status_consumer`, `add_settlement_consumer` (a finished
+  run's count corrected: a `Settlement`), `eject`, `deal`, `suspense`, `show_colour`,
+  `show_tension`, `status`, `fault`, `clear_fault`, `stop`, `close`, and `simulator` (the
+  `SimulatedLauncher` on a simulated launcher's pins, None on real hardware);
 * `handle_press` (press → policy → suspense → eject); the policy itself is `controller.policy`,
   pure and outside this hardware layer.
 """
@@ -20,6 +22,7 @@ from controller.launcher.errors import (
     PinProfileError,
 )
 from controller.launcher.factory import open_launcher, resolve_backend
+from controller.launcher.late_cards import Settlement
 from controller.launcher.launcher import Fault, Launcher, LauncherStatus
 from controller.launcher.pins import PinProfile, load_pin_profile
 from controller.launcher.runner import PressOutcome, PressRunner, handle_press
@@ -40,6 +43,7 @@ __all__ = [
     "PinProfileError",
     "PressOutcome",
     "PressRunner",
+    "Settlement",
     "SimOptions",
     "SimulatedLauncher",
     "handle_press",

@@ -26,7 +26,6 @@ import math
 import statistics
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
-from typing import Any
 
 from controller.launcher.ejector import EjectResult
 from controller.launcher.errors import PinProfileError
@@ -114,8 +113,7 @@ def measure(launcher: Launcher, *, cards: int, runs: int) -> Measurement:
                     "calibration run at duty %g: pulse widths %s ms", speed, list(result.pulse_ms)
                 )
                 measured.append(Run(speed, result))
-    board = getattr(launcher.drive, "ejector", None) is None
-    return Measurement(measured, board=board)
+    return Measurement(measured, board=launcher.drive.ejector is None)
 
 
 def _hint(result: EjectResult, speed: float, tuning: EjectorTuning) -> str:
@@ -132,7 +130,7 @@ def _hint(result: EjectResult, speed: float, tuning: EjectorTuning) -> str:
 @contextlib.contextmanager
 def _measuring(launcher: Launcher) -> Iterator[None]:
     """The launcher's ejector counts one card a pulse, with jams and timeouts far away."""
-    ejector: Any = getattr(launcher.drive, "ejector", None)
+    ejector = launcher.drive.ejector
     if ejector is None:  # a launcher board counts on its own
         yield
         return

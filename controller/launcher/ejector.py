@@ -24,6 +24,10 @@ the edges on their way have arrived before it is declared (a false alarm runs on
 crosses the beam as the run ends is real: until the forward motion ended every complete pulse
 counts, at return if its edges came by then, else later as a `late_cards.Settlement` for the
 settlement consumers.
+
+Here is the run loop, the part that drives the motor, reads the beam and waits; what a run's
+state means (the speed it wants, its verdicts) is `eject_run.Run`, and the finished runs that
+still hear late edges are `late_cards.RunTails`.
 """
 
 from __future__ import annotations
@@ -40,7 +44,8 @@ from typing import Literal
 
 from controller.launcher.devices import FeedMotor
 from controller.launcher.drivers import DRIVERS, levels
-from controller.launcher.late_cards import RunTail, SettlementConsumer
+from controller.launcher.eject_run import LastCardWatch, Ramp, Run
+from controller.launcher.late_cards import RunTail, RunTails, SettlementConsumer
 from controller.launcher.pins import EjectorTuning
 from controller.launcher.pulses import CardReference, PulseCounter, PulseWindow
 from controller.launcher.wheel import DutyLog, Wheel
@@ -114,101 +119,8 @@ class _EdgeLag:
         return min(max(2 * self.recent, SETTLE_MIN_S), SETTLE_MAX_S)
 
 
-class _LastCardWatch:
-    """The beam's level while the last card is fed. Once the level has read blocked and then
-    clear, that card has left: the motor holds until the counter has judged the card's (late)
-    edges, so it never feeds one more card while they wait for the GIL (for at most `hold_s`,
-    in case the level read was a glitch)."""
-
-    def __init__(self) -> None:
-        self.blocked_at: float | None = None
-        self.clear_at: float | None = None
-        self._judged_before: float | None = None
-
-    def hold(self, counter: PulseCounter, blocked_now: bool, now: float, hold_s: float) -> bool:
-        if blocked_now:
-            if self.blocked_at is None:
-                self.blocked_at, self._judged_before = now, counter.last_end
-            self.clear_at = None
-            return False
-        if counter.beam_blocked:
-            return True  # the edges say blocked, the level says clear: the clear edge is late
-        if self.blocked_at is None:
-            return False
-        judged = counter.idle and counter.last_end != self._judged_before
-        self.clear_at = self.clear_at if self.clear_at is not None else now
-        if judged or now - self.clear_at > hold_s:
-            self.blocked_at = self.clear_at = None
-            return False
-        return True
-
-
-class _Ramp:
-    """Soft start: speed rises linearly from `low` to `high` over `duration`, in steps."""
-
-    STEPS = 8
-
-    def __init__(self, start: float, low: float, high: float, duration: float) -> None:
-        self.start, self.low, self.high, self.duration = start, low, high, duration
-        self.step = 0 if duration > 0 else self.STEPS
-
-    def speed(self) -> float:
-        return self.low + (self.high - self.low) * self.step / self.STEPS
-
-    def next_time(self) -> float:
-        if self.step >= self.STEPS:
-            return math.inf
-        return self.start + self.duration * (self.step + 1) / self.STEPS
-
-    def advance(self, now: float) -> bool:
-        """Move to the step due at `now`; True when the speed changed."""
-        before = self.step
-        while self.step < self.STEPS and now >= self.next_time():
-            self.step += 1
-        return self.step != before
-
-
-@dataclass
-class _Run:
-    """One run's state: what it asked, its duty log and its counter, and when the beam's level
-    (always read *now*, never late) was last seen clear and blocked."""
-
-    cards: int
-    speed: float
-    start: float
-    budget: float  # seconds the motor may be driven forward
-    pace: DutyLog
-    counter: PulseCounter
-    clear_seen: float = -math.inf
-    blocked_seen: float = -math.inf
-
-    @property
-    def deadline(self) -> float:
-        """When the budget runs out, as the motor is driven now."""
-        return min(self.pace.when_driven(self.budget), self.start + 3 * self.budget)
-
-    def saw(self, now: float, blocked: bool) -> None:
-        if blocked:
-            self.blocked_seen = now
-        else:
-            self.clear_seen = now
-
-    def refuted(self, verdict: str) -> bool:
-        """The level read since says otherwise: the edges that show it are still on their way
-        (a beam seen clear during the pulse of a "jam"; a card seen in the beam since the last
-        one counted, for an "empty" hopper)."""
-        counter = self.counter
-        if verdict == "jam":
-            start = counter.pulse_start
-            return not counter.overlong and start is not None and self.clear_seen > start
-        since = self.start if counter.last_card is None else counter.last_card
-        return self.blocked_seen > since
-
-
 class Ejector:
     """Runs the feed motor against the beam. One run at a time, in the owner thread."""
-
-    TAILS = 4  # finished runs still listening for late edges
 
     def __init__(
         self,
@@ -226,10 +138,8 @@ class Ejector:
         self._pending: list[Edge | _Stop] = []
         self._route = threading.Lock()  # who gets an edge: the running run, or a tail
         self._collecting_since: float | None = None
-        self._tails: collections.deque[RunTail] = collections.deque(maxlen=self.TAILS)
-        self._consumers: list[SettlementConsumer] = []
-        self._timers: dict[int, threading.Timer] = {}  # a tail's report, waiting for quiet
         self._lag = _EdgeLag()
+        self._tails = RunTails(self._lag.settle_s)
         self._reference: CardReference | None = None
         self._gaps: collections.deque[float] = collections.deque(maxlen=24)
         self.one_card_ms_at_full = 0.0  # one card's pulse at full duty (0: from the wheel's size)
@@ -245,8 +155,8 @@ class Ejector:
 
     def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
         """Receive a `Settlement` whenever a finished run's count changes (a card heard late),
-        on the thread that delivered its edge: be quick."""
-        self._consumers.append(consumer)
+        on a ``late-count`` timer thread: be quick."""
+        self._tails.add_consumer(consumer)
 
     def on_beam(self, t: float, blocked: bool) -> None:
         """gpiozero callback: hand the stamped edge on, to the run or to a finished run's tail
@@ -257,34 +167,7 @@ class Ejector:
             if since is not None and t >= since:
                 self._queue.put((t, blocked))
                 return
-            for tail in self._tails:
-                if tail.covers(t):
-                    if tail.edge(t, blocked):
-                        self._report_later(tail)
-                    return
-
-    def _report_later(self, tail: RunTail) -> None:
-        """Report `tail`'s count once its late edges have stopped coming for a while (one
-        correction for a burst of them)."""
-        timer = self._timers.pop(id(tail), None)
-        if timer is not None:
-            timer.cancel()
-        timer = threading.Timer(self._lag.settle_s(), self._report, args=(tail,))
-        timer.name, timer.daemon = "late-count", True
-        self._timers[id(tail)] = timer
-        timer.start()
-
-    def _report(self, tail: RunTail) -> None:
-        with self._route:
-            self._timers.pop(id(tail), None)
-            late = tail.report()
-        if late is None:
-            return
-        for consumer in list(self._consumers):
-            try:
-                consumer(late)
-            except Exception:  # one broken consumer must not stop the others
-                log.exception("late count consumer %r failed", consumer)
+            self._tails.edge(t, blocked)
 
     def stop(self, detail: str = "stopped") -> None:
         """Abort the current run (from any thread); the motor is off when `run` returns."""
@@ -305,7 +188,7 @@ class Ejector:
             window, start, self._beam_blocked(), pace=pace, reference=self._card(window)
         )
         budget = self.tuning.deadline_ms(cards) / 1e3 * self._slack
-        run = _Run(cards, speed, start, budget, pace, counter)
+        run = Run(cards, speed, start, budget, pace, counter, self.tuning, self._slack)
         with self._route:
             self._collecting_since = start
         try:
@@ -319,7 +202,7 @@ class Ejector:
                 self._take(run, end)
                 counter.finish_at(end)
                 result = self._result(run, reason, detail)
-                self._tails.append(RunTail(result, counter, end))
+                self._tails.add(RunTail(result, counter, end))
                 self._collecting_since = None
         finally:
             with self._route:
@@ -348,11 +231,11 @@ class Ejector:
 
     # --- the run ---
 
-    def _feed(self, run: _Run) -> tuple[StopReason, str]:
+    def _feed(self, run: Run) -> tuple[StopReason, str]:
         t = self.tuning
-        ramp = _Ramp(run.start, min(t.start_speed, run.speed), run.speed, t.soft_start_ms / 1e3)
+        ramp = Ramp(run.start, min(t.start_speed, run.speed), run.speed, t.soft_start_ms / 1e3)
         last = min(run.speed, t.last_card_speed)
-        watch = _LastCardWatch()
+        watch = LastCardWatch()
         counter = run.counter
         duty = -1.0
         while True:
@@ -363,7 +246,7 @@ class Ejector:
                 return "stopped", stopped
             run.saw(now, blocked_now)
             counter.poll(now, blocked_now)
-            verdict = self._verdict(run, now, blocked_now)
+            verdict = run.verdict(now, blocked_now)
             if verdict is not None and verdict[0] in ("jam", "empty"):
                 verdict = self._confirm(run, verdict)
                 if verdict is None:  # the edges on their way showed cards: run on
@@ -378,66 +261,23 @@ class Ejector:
                 wanted = 0.0  # the last card has left: hold until its late edges are judged
             if wanted != duty:
                 duty = self._set_speed(wanted, run.pace)
-            wake = min(run.deadline, counter.next_change(), ramp.next_time(), self._due(run))
-            if on_last or blocked_now != counter.beam_blocked or self._long(run, now):
+            wake = min(run.deadline, counter.next_change(), ramp.next_time(), run.due())
+            if on_last or blocked_now != counter.beam_blocked or run.long_pulse(now):
                 wake = now + LEVEL_POLL_S if wake <= now else min(wake, now + LEVEL_POLL_S)
             elif wake <= now:
                 wake = now + LEVEL_POLL_S
             self._wait(wake - self._clock())  # or until an edge or stop() arrives
 
-    @staticmethod
-    def _long(run: _Run, now: float) -> bool:
-        """The open pulse is longer than a card: read the level often, so a clear spell whose
-        edges are late is seen (it refutes a jam)."""
-        counter = run.counter
-        if not counter.beam_blocked:
-            return False
-        card = counter.reference.card if counter.reference is not None else run.pace.wheel.card_s
-        return counter.travel(now) > 0.9 * card
-
     def _hold_s(self) -> float:
         return self._lag.settle_s()
 
-    def _verdict(self, run: _Run, now: float, blocked_now: bool) -> tuple[StopReason, str] | None:
-        counter = run.counter
-        if counter.count >= run.cards:
-            return "count", ""
-        if counter.jammed(now, blocked_now):
-            return "jam", (
-                f"beam blocked for more than {self.tuning.max_pulse_ms:g} ms while the wheel "
-                "turned as far"
-            )
-        if now >= run.deadline:
-            budget = self.tuning.deadline_ms(run.cards)
-            return "timeout", f"hard deadline of {budget:g} ms of motor running reached"
-        if counter.idle and not blocked_now and now >= self._due(run):
-            if counter.activity:
-                return "jam", "the beam saw movement but no complete card"
-            waited = "first card" if counter.count == 0 else "next card"
-            return "empty", f"no {waited} crossed the beam"
-        return None
-
-    def _due(self, run: _Run) -> float:
-        """When the next card is overdue: the wheel has moved as far as the timeout lets it at
-        the run's speed since the start or the last card (time the motor stood still, or ran
-        slow, does not count)."""
-        counter = run.counter
-        if not counter.idle:
-            return math.inf
-        t = self.tuning
-        first = counter.last_card is None
-        timeout_ms = t.first_card_timeout_ms if first else t.card_gap_timeout_ms
-        since = run.start if counter.last_card is None else counter.last_card
-        travel = timeout_ms / 1e3 * self._slack * max(run.pace.wheel.steady(run.speed), 0.01)
-        return run.pace.when(since, travel)
-
     def _confirm(
-        self, run: _Run, suspected: tuple[StopReason, str]
+        self, run: Run, suspected: tuple[StopReason, str]
     ) -> tuple[StopReason, str] | None:
         """A jam or an empty hopper is suspected: stop the motor (a card in the beam now is no
         jam, and no more cards come while we listen) and listen until the wheel is still and
         the edges on their way have come: for a while, and for as long (up to `SETTLE_MAX_S`
-        more) as the level read says some are still coming (`_Run.refuted`). Then judge again
+        more) as the level read says some are still coming (`Run.refuted`). Then judge again
         on everything heard. None: it was a late counter, not a fault."""
         self._off(run.pace)
         counter = run.counter
@@ -457,13 +297,13 @@ class Ejector:
             if (heard and not run.refuted(suspected[0])) or waited >= give_up:
                 break
             self._wait(LEVEL_POLL_S)
-        again = self._verdict(replace(run, budget=math.inf), now, level)
+        again = replace(run, budget=math.inf).verdict(now, level)
         if again is not None and again[0] == suspected[0]:
             return again
         log.info("suspected %s was edges on their way: the run goes on", suspected[0])
         return None
 
-    def _take(self, run: _Run, end: float = math.inf) -> str | None:
+    def _take(self, run: Run, end: float = math.inf) -> str | None:
         """Feed the queued edges stamped up to `end` to the run's counter; a clear edge after
         `end` (the wheel going backward) pulls the card in the beam back. The detail of a
         stop() among them, if any."""
@@ -501,7 +341,7 @@ class Ejector:
 
     # --- after the motor stopped ---
 
-    def _end_forward(self, reason: StopReason, run: _Run) -> float:
+    def _end_forward(self, reason: StopReason, run: Run) -> float:
         """Retract if the run calls for it; the moment the wheel stopped moving cards forward
         (the reverse began, or it coasted to a stop)."""
         if reason in ("count", "empty", "timeout") and self._can_retract:
@@ -533,7 +373,7 @@ class Ejector:
             self.motor.stop()
             pace.set(self._clock(), 0.0, free=not self._stop_brakes)
 
-    def _gather(self, run: _Run, end: float) -> None:
+    def _gather(self, run: Run, end: float) -> None:
         """Wait for this run's edges still on their way, while there is reason to think some
         are: the edges and the level disagree, or the wheel moved far enough after the last
         card for another to cross. What comes later is a late count."""
@@ -542,7 +382,7 @@ class Ejector:
             now, level = self._clock(), self._beam_blocked()
             self._take(run, end)
             run.counter.poll(now, level)
-            if not self._maybe_on_the_way(run, end, level):
+            if not run.maybe_on_the_way(end, level, self._gaps):
                 return
             waited = time.monotonic()
             if listen_until is None:
@@ -551,19 +391,9 @@ class Ejector:
                 return
             self._wait(LEVEL_POLL_S)
 
-    def _maybe_on_the_way(self, run: _Run, end: float, level: bool) -> bool:
-        counter = run.counter
-        if counter.beam_blocked != level or not counter.idle:
-            return counter.beam_blocked != level
-        gaps = list(self._gaps) + counter.gaps
-        if not gaps:
-            return counter.count > 0  # no gap known yet: listen once
-        since = counter.last_end if counter.last_end is not None else run.start
-        return run.pace(since, end) > 0.5 * min(gaps)
-
     # --- the result ---
 
-    def _result(self, run: _Run, reason: StopReason, detail: str) -> EjectResult:
+    def _result(self, run: Run, reason: StopReason, detail: str) -> EjectResult:
         counter, start = run.counter, run.start
         card = counter.window.card or 1.0
         return EjectResult(

@@ -245,10 +245,9 @@ def open_launcher(
         profile, pin_factory=factory, options=sim, clock=clock, interrupts=False
     )
     try:
-        launcher = Launcher(profile, pin_factory=factory, clock=clock)
+        launcher = Launcher(profile, pin_factory=factory, clock=clock, simulator=machine)
     except BaseException:
         machine.close()
         raise
-    launcher.simulator = machine
     launcher.add_closer(machine.close)
     return launcher

@@ -30,7 +30,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from gpiozero.exc import GPIOZeroError
 
@@ -39,7 +39,11 @@ from controller.launcher.devices import LauncherDevices, alert_thread_dead
 from controller.launcher.ejector import Clock, Ejector, EjectResult
 from controller.launcher.errors import LauncherBusy, LauncherClosed, LauncherFault
 from controller.launcher.feedback import Feedback
+from controller.launcher.late_cards import SettlementConsumer
 from controller.launcher.pins import PinProfile
+
+if TYPE_CHECKING:
+    from controller.launcher.sim import SimulatedLauncher
 
 log = logging.getLogger(__name__)
 
@@ -99,8 +103,17 @@ class Drive(Protocol):
         """The lid as the launcher opens (a drive that learns it later says False)."""
         ...
 
+    @property
+    def ejector(self) -> Ejector | None:
+        """The closed-loop ejector on this machine's pins; None when a board counts the cards."""
+        ...
+
     def feed(self, cards: int, speed: float | None) -> EjectResult:
         """Feed exactly `cards` cards (the owner thread, holding the run lock)."""
+        ...
+
+    def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
+        """Hand `consumer` every correction of a finished run's count."""
         ...
 
     def stop(self, detail: str) -> None:
@@ -125,7 +138,9 @@ DriveBuilder = Callable[["Launcher"], Drive]
 
 class Launcher:
     """A launcher the table service drives: on an injected pin factory (`PinDrive`), or with
-    the drive `drive` builds (given the launcher, for its hooks)."""
+    the drive `drive` builds (given the launcher, for its hooks). `simulator` is the simulated
+    machine on its inputs and motor, None on real hardware: demos and tests press its button and
+    fill its hopper."""
 
     def __init__(
         self,
@@ -134,8 +149,10 @@ class Launcher:
         pin_factory: Any = None,
         clock: Clock = time.monotonic,
         drive: DriveBuilder | None = None,
+        simulator: SimulatedLauncher | None = None,
     ) -> None:
         self.profile = profile
+        self.simulator = simulator
         self._clock = clock
         self._inputs: queue.SimpleQueue[tuple[str, float, bool]] = queue.SimpleQueue()
         self._press_consumers: list[PressConsumer] = []
@@ -151,7 +168,6 @@ class Launcher:
         self._published: tuple[LauncherStatus, Fault | None] | None = None
         self._closed = False
         self._closers: list[Callable[[], None]] = []
-        self.simulator: Any = None  # set by open_launcher() when the hardware is simulated
         build = drive or (lambda launcher: PinDrive(launcher, pin_factory))
         self.drive = build(self)
         self.devices = self.drive.devices
@@ -194,12 +210,11 @@ class Launcher:
         """Receive ``(status, fault)`` on every change, on the thread that made it: be quick."""
         self._status_consumers.append(consumer)
 
-    def add_settlement_consumer(self, consumer: Callable[[Any], None]) -> None:
-        """Receive every correction of a finished run's count (a card the beam saw as the run
-        ended, heard late: `late_cards.Settlement`), on the thread that learnt it: be quick."""
-        add = getattr(self.drive, "add_settlement_consumer", None)
-        if add is not None:
-            add(consumer)
+    def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
+        """Receive every correction of a finished run's count (`late_cards.Settlement`: a card
+        the beam saw as the run ended, heard late; a run a launcher board's link cut off, once
+        the board has said how it ended), on the thread that learnt it: be quick."""
+        self.drive.add_settlement_consumer(consumer)
 
     # --- status ---
 
@@ -500,7 +515,7 @@ class PinDrive:
     def feed(self, cards: int, speed: float | None) -> EjectResult:
         return self.ejector.run(cards, speed=speed)
 
-    def add_settlement_consumer(self, consumer: Callable[[Any], None]) -> None:
+    def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
         self.ejector.add_settlement_consumer(consumer)
 
     def stop(self, detail: str) -> None:

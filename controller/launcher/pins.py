@@ -28,6 +28,7 @@ from typing import Any, Literal
 from controller.launcher.drivers import DRIVERS, ROLES, DriverName
 from controller.launcher.errors import PinProfileError
 from controller.sections import PIN, Section, build_section, dump_section, toml_value
+from controller.shipped import shipped
 
 UNIT = {"gt": 0.0, "le": 1.0}
 MS = {"ge": 0.0, "le": 60_000.0}
@@ -466,9 +467,9 @@ def dump_pin_profile(profile: PinProfile) -> str:
 
 
 def hardware_dir() -> Path:
-    """Where the named pin profiles live: ``$UNO_ATTACK_HARDWARE`` or the repository's hardware/."""
+    """Where the named pin profiles live: ``$UNO_ATTACK_HARDWARE`` or the shipped hardware/."""
     configured = os.environ.get("UNO_ATTACK_HARDWARE")
-    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "hardware"
+    return Path(configured) if configured else shipped("hardware")
 
 
 def pin_profile_names() -> list[str]:

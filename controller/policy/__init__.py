@@ -1,8 +1,10 @@
 """The eject policy and its profiles: how many cards one press of the UNO button yields.
 
-Pure: randomness in, counts out. Nothing here touches the launcher's hardware, so the engine's
-simulators, the configuration, the table and the web may all import it without loading GPIO
-libraries (`tests/test_layers.py` checks that at run time). The launcher asks it at each press.
+Randomness in, counts out: a policy reads no clock and does no I/O; only getting a profile reads
+a file (`load_profile`, the shelf of custom profiles). Nothing here touches the launcher's
+hardware, so the simulators, the configuration, the table and the web may all import it without
+loading GPIO libraries (`tests/test_layers.py` checks that at run time). The launcher asks it
+at each press (`controller.launcher.handle_press`).
 
 * `controller.policy.eject`: the `Profile` (pure data), the built-in `PROFILES`, `EjectPolicy`
   (a profile and an injected `random.Random`), `ScriptedPolicy` for tests and demos, and

@@ -25,12 +25,13 @@ from typing import Any
 
 from controller.policy.eject import PROFILES, Profile, ProfileError
 from controller.policy.profile_toml import parse_profile, profile_description
+from controller.shipped import shipped
 
 FOLDER = "eject-profiles"
 """The custom profiles' folder in the data directory."""
 
-SHIPPED = Path(__file__).resolve().parents[2] / "hardware" / FOLDER
-"""The repository's example profiles."""
+SHIPPED = shipped(f"hardware/{FOLDER}")
+"""The example profiles shipped with the app."""
 
 NAME = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
 NAME_RULE = "1 to 32 lower-case letters, digits, '-' and '_', starting with a letter or digit"

@@ -3,9 +3,11 @@
 This is the product's "random eject behaviour". The original toy indexes a notched disc on every
 press, so it fires on some presses and not others, never keeps players waiting forever, and
 shoots several cards when it does fire. A policy reproduces that from a `Profile` (pure data) and
-an injected `random.Random`; a policy reads no clock and does no I/O (only `load_profile` reads
-a profile's file), so a seed replays a game exactly and the rules engine's simulator can call it
-hundreds of thousands of times a second.
+an injected `random.Random`. A policy (`EjectPolicy`, `ScriptedPolicy`) reads no clock and does
+no I/O, so a seed replays a game exactly and the simulators can call it hundreds of thousands of
+times a second. Files are read only to get a profile: `load_profile` reads a custom profile's
+``.toml`` file, and a table's shelf of custom profiles (`controller.policy.custom_profiles`)
+reads the ones in its folders.
 
 The model, per press:
 
@@ -26,7 +28,7 @@ starts from a built-in profile and overrides what the file sets. Unknown keys ar
 
     description = "Ours: quick deals"  # optional: one line the set-up page shows
     base = "toy"                # optional: start from a built-in profile
-    fire_probability = 0.25     # chance that a press fires (0..1)
+    fire_probability = 0.25     # chance that a press fires (0..1; required without base)
     max_drought = 8             # most empty presses in a row; omit for no bound
     drought_floor = 4           # hidden countdown drawn from drought_floor..max_drought
     tension_exponent = 1.5      # tension = progress ** exponent

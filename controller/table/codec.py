@@ -10,8 +10,7 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from controller.engine import Action, Card, Colour, parse_card, parse_colour
-from controller.engine.events import Event, to_dict
+from controller.engine import Action, Card, Colour, Event, parse_card, parse_colour, to_dict
 from controller.store import Record
 
 ACTIONS: dict[str, type] = {cls.__name__: cls for cls in typing.get_args(Action)}

@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from controller.engine import EngineError, Game, IllegalAction, Phase
+from controller.engine import Catch, EngineError, Game, IllegalAction, Phase
 from controller.table.codec import InvalidInput, action_to_dict
 
 from .hub import Message
@@ -215,7 +215,7 @@ class DemoTable:
             except (EngineError, InvalidInput):
                 pass  # nothing to reload: a press now gives nothing
         assert launcher is not None
-        simulator = getattr(launcher, "simulator", None)
+        simulator = launcher.simulator
         pulled = 0 if simulator is None else simulator.clear_jam()  # a bot pulls it out
         launcher.clear_fault()
         if pulled:
@@ -255,10 +255,10 @@ class DemoTable:
                 return
 
     def _play(self, game: Game) -> None:
-        catches = [a for a in game.legal_actions() if type(a).__name__ == "Catch"]
+        catches = [a for a in game.legal_actions() if isinstance(a, Catch)]
         if catches and self._rng.random() < 0.6:
             catch = self._rng.choice(catches)
-            self._act({"type": "Catch", "seat": catch.seat, "target": catch.target})  # type: ignore[union-attr]
+            self._act({"type": "Catch", "seat": catch.seat, "target": catch.target})
             return
         seat = game.to_move()
         if seat is None or seat in self.humans:
@@ -283,7 +283,8 @@ class DemoTable:
         return rng.choice(fallback or moves)
 
     def _press(self, seat: int) -> None:
-        simulator = getattr(self.service.launcher, "simulator", None)
+        launcher = self.service.launcher
+        simulator = None if launcher is None else launcher.simulator
         if simulator is not None:
             simulator.press()
             self._next = self._clock() + 2 * self.pace

@@ -1,40 +1,53 @@
-"""The table's launcher side: the part of `TableService` that runs the launcher.
+"""The table's launcher side: `TableLauncher`, the part of a table that runs its launcher.
 
 Presses of the UNO button (attributed by the game, counted by the card sensor, the suspense
-showing the tension being decided), dealing by launcher, runs a launcher board settles late,
-filling the launcher after a deal and at a reload (RULES.md §8), the RGB LED's colour, and the
-launcher's status as the scoreboards see it. `TableService` mixes it in: everything here runs
-on its owner thread unless its docstring names another thread.
+showing the tension being decided), dealing by launcher, runs settled late (a card heard after
+its run returned, a run a launcher board's link cut off), filling the launcher after a deal and
+at a reload (RULES.md §8), the RGB LED's colour, and the launcher's status as the scoreboards
+see it.
+
+`TableService` owns one `TableLauncher` and calls it on its owner thread. The launcher side
+reaches its table only through `TableHost`, a few public methods of `TableService`; the
+launcher's own threads (its input, its status changes, its late counts) only post a job on the
+table's inbox, so everything that changes the game, the log or the launcher runs on the owner
+thread.
 
 A tablet's press of the simulated button (`virtual_press`) is logged as that tablet's, with the
 tap's key: a retry of the key, even after a restart, finds the press in the log instead of
-pressing again. Clearing a fault is logged too (a `clear` record; the game does not change).
+pressing again.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.engine import IllegalAction, Press
-from controller.engine.autoplay import remaining_for_press
+from controller.engine import IllegalAction, Press, remaining_for_press
 from controller.policy import PROFILES, EjectDecision, EjectPolicy, Policy
-from controller.store import Record, Store
+from controller.store import Record
 
 from .codec import InvalidInput, action_to_dict
-from .hub import Hub, Message
 from .session import TableSession
 
 if TYPE_CHECKING:  # the launcher's types only: a table without one never loads the hardware layer
-    from controller.launcher import ButtonEvent, Fault, Launcher, LauncherStatus
+    from controller.launcher import (
+        ButtonEvent,
+        EjectResult,
+        Fault,
+        Launcher,
+        LauncherStatus,
+        Settlement,
+    )
 
 COLOUR_NAMES = {"R": "red", "Y": "yellow", "G": "green", "B": "blue"}
 TAP_LIFE = 60.0  # seconds a tablet's press may wait for its button event before it is forgotten
+KEPT_RUNS = 64  # runs remembered with the seat that got their cards, for a late settlement
 
 
 @dataclass(frozen=True)
@@ -46,94 +59,135 @@ class _Tap:
     at: float = field(default_factory=time.monotonic)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class LauncherView:
+    """The launcher as the scoreboards see it: its status, its fault in words, the tension of the
+    last press decided and what that press's run did."""
+
     status: str
     fault: str | None = None
     tension: float = 0.0
     last: dict[str, Any] | None = None
 
 
-class LauncherSide:
-    """The launcher's half of a table's owner thread (mixed into `TableService`)."""
+class TableHost(Protocol):
+    """What the launcher side asks of the table that owns it (`TableService`'s public methods)."""
 
-    # what the table (`TableService`) holds and does, used here
-    launcher: Launcher | None
-    session: TableSession | None
-    hub: Hub
-    store: Store
-    table_id: str
-    _match_start: int
-    _match: list[Record]
-    suspense: float
-    deal_pause: float
-    _thread: threading.Thread
-    _snapshot: dict[str, Any]
+    @property
+    def session(self) -> TableSession | None:
+        """The match on the table, None before the first set-up (read on the owner thread)."""
+        ...
 
-    if TYPE_CHECKING:
+    def post(self, function: Callable[[], Any]) -> None:
+        """Run `function` on the owner thread later (any thread)."""
+        ...
 
-        def post(self, function: Callable[[], Any]) -> None: ...
+    def on_owner_thread(self) -> bool:
+        """Whether the calling thread is the table's owner thread."""
+        ...
 
-        def call(self, function: Callable[[], Any], *, timeout: float | None = None) -> Any: ...
+    def run_now(
+        self, command: dict[str, Any], *, actor: str, idem_key: str | None = None
+    ) -> Record:
+        """Apply `command`, log it and publish it (the owner thread)."""
+        ...
 
-        def _execute(self, command: dict[str, Any], actor: str, idem_key: str | None) -> Record: ...
+    def logged_under(self, key: str) -> Record | None:
+        """The record this match logged with a tap's `key`, or None (any thread)."""
+        ...
 
-        def _refresh(self) -> None: ...
+    def notice(self, code: str, text: str, **details: Any) -> None:
+        """Tell every open scoreboard something to show briefly (any thread)."""
+        ...
 
-        def _done_before(self, command: dict[str, Any], key: str) -> Record | None: ...
+    def launcher_changed(self, *, announce: bool) -> None:
+        """The launcher's view changed: the state shows it, and with `announce` the scoreboards
+        hear it at once (the owner thread)."""
+        ...
 
-        def _log(
-            self,
-            kind: str,
-            command: dict[str, Any],
-            events: list[dict[str, Any]],
-            actor: str,
-            idem_key: str | None,
-        ) -> Record: ...
 
-        def _publish(self, record: Record) -> Record: ...
+class TableLauncher:
+    """A table's launcher side (`launcher` None: a table without one). Its owner thread calls:
 
-    def _init_launcher_side(
-        self, launcher: Launcher | None, policy: Policy | None, rng: random.Random | None
+    * `listen()` once the table is rebuilt: from then on the launcher's presses, status changes
+      and late counts become jobs on the table's inbox;
+    * `view()` for the table's state, `show_colour(code)` after every published change,
+      `new_match()` at a set-up (the next press takes the new set-up's eject policy), `policy()`;
+    * `check_empty()` before a reload and `filled()` after a deal or a reload;
+    * `deal_by_launcher()`.
+
+    `virtual_press` runs on any thread. `suspense` and `deal_pause` (seconds) may be changed."""
+
+    def __init__(
+        self,
+        table: TableHost,
+        launcher: Launcher | None,
+        *,
+        policy: Policy | None = None,
+        rng: random.Random | None = None,
+        suspense: float = 0.0,
+        deal_pause: float = 0.0,
     ) -> None:
-        """This side's state: before the table rebuilds (its snapshot shows the view)."""
+        self.launcher = launcher
+        self.suspense = suspense
+        self.deal_pause = deal_pause
+        self._table = table
         self._rng = rng or random.Random()
         self._fixed_policy = policy
         self._policy: Policy | None = policy
         self._finger = threading.Lock()
         self._shown_colour: str | None = None
-        self._launcher_view = LauncherView("none" if launcher is None else "ready")
+        self._view = LauncherView(status="none" if launcher is None else "ready")
         self._status_lock = threading.Lock()
         self._status: tuple[LauncherStatus, Fault | None] | None = None  # not shown yet
-        self._runs: dict[int, tuple[Any, int]] = {}  # id(result) -> (result, seat): see _settle
+        self._runs: dict[int, tuple[EjectResult, int]] = {}  # id(result) -> (result, seat)
         self._taps: deque[_Tap] = deque(maxlen=16)  # tablets' presses, oldest first: see _press
 
-    def _listen_to_launcher(self) -> None:
-        """Hear the launcher's presses, status changes and late counts (once rebuilt)."""
+    def listen(self) -> None:
+        """Hear the launcher's presses, status changes and late counts."""
         launcher = self.launcher
         if launcher is not None:
             launcher.add_press_consumer(self._on_button)
             launcher.add_status_consumer(self._on_launcher_status)
-            settlements = getattr(launcher, "add_settlement_consumer", None)
-            if settlements is not None:  # a launcher board: runs its link cut off settle late
-                settlements(lambda settled: self.post(lambda: self._settle(settled)))
+            launcher.add_settlement_consumer(
+                lambda settled: self._table.post(lambda: self._settle(settled))
+            )
 
-    def _show_colour(self) -> None:
-        """The launcher's RGB LED shows the active colour (off between deals)."""
-        deal = self._snapshot.get("deal") or {}
-        colour = COLOUR_NAMES.get(deal.get("colour") or "")
+    def view(self) -> dict[str, Any]:
+        """The launcher as the scoreboards see it, JSON-ready."""
+        return dict(self._view.__dict__)
+
+    def show_colour(self, code: str | None) -> None:
+        """The launcher's RGB LED shows the active colour (`code`: R, Y, G, B; None between
+        deals: off)."""
+        colour = COLOUR_NAMES.get(code or "")
         if self.launcher is not None and colour != self._shown_colour:
             self._shown_colour = colour
             self.launcher.show_colour(colour)
 
+    def new_match(self) -> None:
+        """A new set-up: the next press decides with the policy it was given, or one of the
+        new set-up's eject profile."""
+        self._policy = self._fixed_policy
+
+    def policy(self) -> Policy:
+        if self._policy is None:
+            # the set-up's own record of its profile: never the file, which may have changed
+            session = self._table.session
+            profile = session.setup.profile if session else PROFILES["toy"]
+            self._policy = EjectPolicy(profile, self._rng)
+        return self._policy
+
+    # --- presses ---
+
     def _on_button(self, event: ButtonEvent) -> None:
         """Launcher input thread: hand the press to the owner thread, nothing more."""
         if event.kind == "press":
-            self.post(lambda: self._press(event))
+            self._table.post(lambda: self._press(event))
 
     def _press(self, event: ButtonEvent) -> Record | None:
         actor, key = self._tap()
-        session, launcher = self.session, self.launcher
+        session, launcher = self._table.session, self.launcher
         seat = None if session is None else session.press_seat()
         if session is None or launcher is None or seat is None:
             self._notice("press_ignored", "nobody needs to press the launcher now")
@@ -158,12 +212,14 @@ class LauncherSide:
             "stop": outcome.result.reason if outcome.result else "",
             "doubles": outcome.result.doubles if outcome.result else 0,  # shingled cards seen
         }
-        self._launcher_view = LauncherView(
-            self._launcher_view.status, self._launcher_view.fault,
-            decided.tension if decided else 0.0, {"seat": seat, "cards": outcome.ejected} | info,
-        )  # fmt: skip
+        self._view = LauncherView(
+            status=self._view.status,
+            fault=self._view.fault,
+            tension=decided.tension if decided else 0.0,
+            last={"seat": seat, "cards": outcome.ejected} | info,
+        )
         command = {"type": "action", "action": action, "launcher": info}
-        return self._execute(command, actor, self._free(command, key))
+        return self._table.run_now(command, actor=actor, idem_key=self._free(key))
 
     def _tap(self) -> tuple[str, str | None]:
         """Who pressed: the oldest tablet's press still waiting for its button event, else the
@@ -174,36 +230,34 @@ class LauncherSide:
                 return tap.actor, tap.key
         return "button", None
 
-    def _free(self, command: dict[str, Any], key: str | None) -> str | None:
+    def _free(self, key: str | None) -> str | None:
         """The tap's key, unless this match used it meanwhile: the cards came out, so the press
         is logged whatever a key says (a key is never worth losing a press)."""
-        if key is None:
+        if key is None or self._table.logged_under(key) is not None:
             return None
-        try:
-            return key if self._done_before(command, key) is None else None
-        except IllegalAction:
-            return None
+        return key
 
     def _decided(self, decision: EjectDecision) -> None:
         """The press's tension is shown from its decision on: its suspense carries it."""
-        self._launcher_view = replace(self._launcher_view, tension=decision.tension)
-        self._refresh()
+        self._view = replace(self._view, tension=decision.tension)
+        self._table.launcher_changed(announce=False)
 
     def virtual_press(self, *, actor: str = "tablet", key: str | None = None) -> Record | None:
         """Press the simulated launcher's button (demos): the press takes the real path, and is
         logged as `actor`'s with the tap's `key`. A key that already made a press in this match
         (a retry, also after a restart) presses nothing: its recorded press is returned. Any
         thread (the log is read, never written, here)."""
-        if self.launcher is None:
+        launcher = self.launcher
+        if launcher is None:
             raise IllegalAction("this table has no launcher")
-        simulator = getattr(self.launcher, "simulator", None)
+        simulator = launcher.simulator
         if simulator is None:
             raise IllegalAction("this launcher is real: press its button")
         if key is not None:
             done = self._pressed_before(key)
             if done is not None:
                 return done
-        fault = self.launcher.fault
+        fault = launcher.fault
         if fault is not None and fault.kind == "empty":  # the scoreboards offer no press now
             raise IllegalAction("the launcher is empty: reload it, tap Reloaded, then press")
         with self._finger:  # one virtual finger: two tablets' presses do not merge into one
@@ -219,10 +273,7 @@ class LauncherSide:
     def _pressed_before(self, key: str) -> Record | None:
         """The press this match logged with `key`, or None; a key this match used for another
         command is refused (409), as for every command."""
-        done = self.store.find(self.table_id, f"m{self._match_start}:{key}")
-        setup = self._match[0] if self._match else None
-        if done is None and setup is not None and (setup.idem_key or "").partition(":")[2] == key:
-            done = setup  # this match's set-up
+        done = self._table.logged_under(key)
         if done is None or _is_press(done):
             return done
         raise IllegalAction(
@@ -230,37 +281,14 @@ class LauncherSide:
             "send a new key with a new tap"
         )
 
-    def clear_fault(self, *, actor: str = "tablet", key: str | None = None) -> Record:
-        """A person cleared the jam or refilled the launcher: logged (`clear`, the fault it was
-        in the event), the game unchanged (any thread). A retried key clears once."""
-        record: Record = self.call(lambda: self._clear_fault(actor, key))
-        return record
-
-    def _clear_fault(self, actor: str, key: str | None) -> Record:
-        if self.launcher is None:
-            raise IllegalAction("this table has no launcher")
-        command: dict[str, Any] = {"type": "clear"}
-        if key is not None:
-            done = self._done_before(command, key)
-            if done is not None:
-                return done
-            key = f"m{self._match_start}:{key}"
-        fault = self.launcher.fault
-        cleared = None if fault is None else {"kind": fault.kind, "detail": fault.detail}
-        record = self._log(
-            "clear", command, [{"type": "FaultCleared", "fault": cleared}], actor, key
-        )
-        self.launcher.clear_fault()  # once logged: a clear that cannot be recorded clears nothing
-        return self._publish(record)
+    # --- dealing by launcher ---
 
     def deal_by_launcher(self) -> None:
-        """Deal every hand with the launcher, one player after another (any thread)."""
-        self.call(self._deal_by_launcher)
-
-    def _deal_by_launcher(self) -> None:
+        """Deal every hand with the launcher, one player after another."""
         if self.launcher is None:
             raise IllegalAction("this table has no launcher: deal by hand")
-        game = self.session.game if self.session else None
+        session = self._table.session
+        game = session.game if session else None
         if game is None or game.phase.value != "turn_up":
             raise IllegalAction("deal by launcher right after starting a deal")
         self._announce_deal([*game.seats_after(game.dealer), game.dealer])
@@ -273,12 +301,13 @@ class LauncherSide:
             return
         name = self._name(order[0])
         self._notice("dealing", f"dealing to {name}: hold your hand under the launcher")
-        timer = threading.Timer(self.deal_pause, self.post, args=(lambda: self._deal_one(order),))
+        deal_next = functools.partial(self._deal_one, order)
+        timer = threading.Timer(self.deal_pause, self._table.post, args=(deal_next,))
         timer.daemon = True
         timer.start()
 
     def _deal_one(self, order: list[int]) -> None:
-        session, launcher = self.session, self.launcher
+        session, launcher = self._table.session, self.launcher
         game = session.game if session else None
         if game is None or launcher is None or game.phase.value != "turn_up":
             return  # the table moved on (a new deal, a new match) while we waited
@@ -288,77 +317,78 @@ class LauncherSide:
         self._remember_run(result, seat)
         if result.ejected != size:
             fix = {"type": "Correct", "seat": seat, "count": max(result.ejected, 1)}
-            self._execute({"type": "action", "action": fix}, "launcher", None)
+            self._table.run_now({"type": "action", "action": fix}, actor="launcher")
         if result.reason != "count":
             self._notice("deal_stopped", f"dealing stopped ({result.reason}): {result.detail}")
             return
         self._announce_deal(order[1:])
 
-    # --- runs settled late: the launcher board's link was cut mid-run, and the run's result
-    # was what had been heard; the board's own count comes later and corrects the hand, with
-    # the audited count correction (Correct -> Corrected) a person would use.
+    # --- runs settled late: a card the beam saw as the run ended was heard after it returned,
+    # or a launcher board's link was cut mid-run and the run's result was what had been heard;
+    # the settled count corrects the hand, with the audited count correction (Correct ->
+    # Corrected) a person would use.
 
-    def _remember_run(self, result: Any, seat: int) -> None:
+    def _remember_run(self, result: EjectResult | None, seat: int) -> None:
         if result is not None:
             self._runs[id(result)] = (result, seat)
-            while len(self._runs) > 64:
+            while len(self._runs) > KEPT_RUNS:
                 del self._runs[next(iter(self._runs))]
 
-    def _settle(self, settled: Any) -> None:
+    def _settle(self, settled: Settlement) -> None:
         """Owner thread: correct the hand that got the run's cards by the difference."""
         result, seat = self._runs.pop(id(settled.result), (None, None))
-        game = self.session.game if self.session else None
+        session = self._table.session
+        game = session.game if session else None
         if result is None or seat is None or settled.difference == 0 or game is None:
             return
         count = len(game.hands[seat]) + settled.difference
         fix = {"type": "Correct", "seat": seat, "count": count}
         note = {"settled": {"was": result.ejected, "now": settled.ejected, "why": settled.reason}}
         try:
-            self._execute({"type": "action", "action": fix, "launcher": note}, "launcher", None)
+            self._table.run_now(
+                {"type": "action", "action": fix, "launcher": note}, actor="launcher"
+            )
         except (IllegalAction, InvalidInput) as error:  # the deal moved on: a person counts
             got = f"{self._name(seat)} got {settled.ejected} card(s), not {result.ejected}"
             self._notice("launcher_settled", f"{got}: correct the hand by hand ({error})")
 
     def _name(self, seat: int) -> str:
-        assert self.session is not None
-        return self.session.setup.players[self.session.seating()[seat]]
-
-    def policy(self) -> Policy:
-        if self._policy is None:
-            # the set-up's own record of its profile: never the file, which may have changed
-            profile = self.session.setup.profile if self.session else PROFILES["toy"]
-            self._policy = EjectPolicy(profile, self._rng)
-        return self._policy
+        session = self._table.session
+        assert session is not None
+        return session.setup.players[session.seating()[seat]]
 
     # --- the players fill the launcher: after a deal and when they reload it (RULES.md §8) ---
-    def _launcher_loaded(self) -> None:
-        session, launcher = self.session, self.launcher
+
+    def filled(self) -> None:
+        """A deal or a reload filled the launcher: the simulated hopper holds what the engine
+        says it holds, and an empty launcher may eject again."""
+        session, launcher = self._table.session, self.launcher
         game = session.game if session else None
         if launcher is None or game is None or session is None or not session.rules.attack:
             return
-        simulator = getattr(launcher, "simulator", None)
-        if simulator is not None:  # the simulated hopper holds what the engine says it holds
-            simulator.load(len(game.pile))
+        if launcher.simulator is not None:
+            launcher.simulator.load(len(game.pile))
         fault = launcher.fault
         if fault is not None and fault.kind == "empty":
             launcher.clear_fault()
 
-    def _check_empty(self) -> None:
+    def check_empty(self) -> None:
+        """A reload is refused while the launcher does not say it is empty."""
         fault = None if self.launcher is None else self.launcher.fault
         if self.launcher is not None and (fault is None or fault.kind != "empty"):
             raise IllegalAction("the launcher is not empty: reload it when it says Empty")
 
-    # --- end of filling ---
+    # --- the launcher's status ---
 
     def _on_launcher_status(self, status: LauncherStatus, fault: Fault | None) -> None:
         """Launcher threads hand the change to the owner thread, which shows it. Changes that
         come faster than it shows them are merged: the latest one wins."""
         with self._status_lock:
             posted, self._status = self._status is not None, (status, fault)
-        if threading.current_thread() is self._thread:
+        if self._table.on_owner_thread():
             self._launcher_changed()
         elif not posted:
-            self.post(self._launcher_changed)
+            self._table.post(self._launcher_changed)
 
     def _launcher_changed(self) -> None:
         with self._status_lock:
@@ -366,14 +396,15 @@ class LauncherSide:
         if latest is None:
             return
         status, fault = latest
-        view = self._launcher_view
+        view = self._view
         detail = None if fault is None else f"{fault.kind}: {fault.detail}"
-        self._launcher_view = LauncherView(status.value, detail, view.tension, view.last)
-        self._refresh()
-        self.hub.publish(Message("launcher", dict(self._launcher_view.__dict__)))
+        self._view = LauncherView(
+            status=status.value, fault=detail, tension=view.tension, last=view.last
+        )
+        self._table.launcher_changed(announce=True)
 
     def _notice(self, code: str, text: str) -> None:
-        self.hub.publish(Message("notice", {"code": code, "text": text, "at": time.time()}))
+        self._table.notice(code, text, at=time.time())
 
 
 def _is_press(record: Record) -> bool:

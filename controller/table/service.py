@@ -6,6 +6,11 @@ Everything that changes the table goes through the owner thread's inbox: command
 the `TableSession`, commits the record to the `Store`, and only then publishes it to the
 scoreboards and answers. A refused command changes nothing and is not logged. Readers (HTTP
 threads) see an immutable snapshot replaced after every change.
+
+The table's launcher side (presses, dealing by launcher, filling, the launcher's status) is a
+`TableLauncher` (`launcher_side.py`) the service owns: the owner thread calls it, and it asks
+the service only through the public methods `TableHost` names. Clearing a launcher's fault is
+logged here, as a `clear` record (the game does not change).
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from controller.store import Record, SetAside, Store, StoreError
 
 from .codec import InvalidInput, record_to_dict
 from .hub import Hub, Message, Subscription
-from .launcher_side import LauncherSide
+from .launcher_side import TableLauncher
 from .session import (
     Checkpoint,
     TableSession,
@@ -84,9 +89,9 @@ class Capabilities:
     refused_eject_profiles: tuple[tuple[str, str], ...] = ()  # (name, why)
 
 
-class TableService(LauncherSide):
+class TableService:
     """One table's owner thread. `start()` it, `submit()` commands, read `snapshot()`.
-    Its launcher side (presses, dealing, the launcher's status) is `LauncherSide`."""
+    Its launcher side (presses, dealing, the launcher's status) is `launcher_side`."""
 
     def __init__(
         self,
@@ -104,8 +109,6 @@ class TableService(LauncherSide):
         self.store = store
         self.table_id = table_id
         self.launcher = launcher
-        self.suspense = suspense
-        self.deal_pause = deal_pause
         self.eject_profile = eject_profile  # for a set-up that does not choose one
         # the profiles a set-up may choose by name: by default the custom ones beside the log
         self.eject_profiles = eject_profiles or ProfileShelf.for_data_dir(store.path.parent)
@@ -123,10 +126,12 @@ class TableService(LauncherSide):
         self._history = MatchHistory(store, table_id)
         self._set_aside: tuple[SetAside, ...] = ()  # what was set aside since the set-up
         self._stopping = threading.Event()
-        self._init_launcher_side(launcher, policy, rng)
+        self.launcher_side = TableLauncher(
+            self, launcher, policy=policy, rng=rng, suspense=suspense, deal_pause=deal_pause
+        )
         self._thread = threading.Thread(target=self._loop, name=f"table-{table_id}", daemon=True)
         self._rebuild()
-        self._listen_to_launcher()
+        self.launcher_side.listen()
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -167,10 +172,17 @@ class TableService(LauncherSide):
             raise TableBusy(f"{busy}: {later}", running=True) from None
         return record
 
-    def run_now(self, command: dict[str, Any], *, actor: str) -> Record:
-        """`submit` for code already running on the owner thread (the demo's bots)."""
-        assert threading.current_thread() is self._thread, "only on the owner thread"
-        return self._execute(command, actor, None)
+    def run_now(
+        self, command: dict[str, Any], *, actor: str, idem_key: str | None = None
+    ) -> Record:
+        """`submit` for code already running on the owner thread (the demo's bots, the
+        launcher side)."""
+        assert self.on_owner_thread(), "only on the owner thread"
+        return self._execute(command, actor, idem_key)
+
+    def on_owner_thread(self) -> bool:
+        """Whether the calling thread is this table's owner thread."""
+        return threading.current_thread() is self._thread
 
     def call(self, function: Callable[[], Any], *, timeout: float | None = None) -> Any:
         """Run `function` on the owner thread and return its result (or raise its error).
@@ -231,7 +243,7 @@ class TableService(LauncherSide):
     # --- what the table has, for the pages to show (any thread) ---
 
     def capabilities(self) -> Capabilities:
-        simulated = getattr(self.launcher, "simulator", None) is not None
+        simulated = self.launcher is not None and self.launcher.simulator is not None
         entries = self.eject_profiles.entries()
         usable = [e for e in entries if e.profile is not None]
         return Capabilities(
@@ -274,6 +286,41 @@ class TableService(LauncherSide):
         """The event log's file (it holds the settings too: keep it private)."""
         return self.store.path
 
+    # --- the launcher (any thread) ---
+
+    def virtual_press(self, *, actor: str = "tablet", key: str | None = None) -> Record | None:
+        """Press the simulated launcher's button: `TableLauncher.virtual_press`."""
+        return self.launcher_side.virtual_press(actor=actor, key=key)
+
+    def deal_by_launcher(self) -> None:
+        """Deal every hand with the launcher, one player after another."""
+        self.call(self.launcher_side.deal_by_launcher)
+
+    def clear_fault(self, *, actor: str = "tablet", key: str | None = None) -> Record:
+        """A person cleared the jam or refilled the launcher: logged (`clear`, the fault it was
+        in the event), the game unchanged. A retried key clears once."""
+        record: Record = self.call(lambda: self._clear_fault(actor, key))
+        return record
+
+    # --- what the launcher side asks of its table (`launcher_side.TableHost`) ---
+
+    def logged_under(self, key: str) -> Record | None:
+        """The record this match logged with a tap's `key` (its set-up's included), or None.
+        Reads only that record (any thread)."""
+        done = self.store.find(self.table_id, f"m{self._match_start}:{key}")
+        setup = self._match[0] if self._match else None
+        setup_key = (setup.idem_key if setup else None) or ""
+        if done is None and setup_key and setup_key.partition(":")[2] == key:
+            done = setup  # keyed as a step of the match before it
+        return done
+
+    def launcher_changed(self, *, announce: bool) -> None:
+        """Owner thread: the launcher side's view changed. The state shows it, and with
+        `announce` every open scoreboard hears it at once (`event: launcher`)."""
+        self._refresh()
+        if announce:
+            self.hub.publish(Message("launcher", self.launcher_side.view()))
+
     # ------------------------------------------------------------------ the owner thread
 
     def _loop(self) -> None:
@@ -313,13 +360,13 @@ class TableService(LauncherSide):
         if self.session is None:
             raise IllegalAction("set up the table first")
         if kind == "reload":
-            self._check_empty()
+            self.launcher_side.check_empty()
         checkpoint = self.session.checkpoint() if _undoable(command) else None
         events = self.session.apply(command)
         record = self._log(str(kind), command, events, actor, idem_key)
         record = self._publish(self._remember(record, checkpoint))
         if kind in ("deal", "reload"):
-            self._launcher_loaded()
+            self.launcher_side.filled()
         return record
 
     # ---- idempotency keys: a key means one tap, within one match (keys of older matches
@@ -328,10 +375,7 @@ class TableService(LauncherSide):
     def _done_before(self, command: dict[str, Any], key: str) -> Record | None:
         """The record this tap's key already made in this match (a retry), or None. A key
         reused for a different command is refused: it would silently drop that command."""
-        done = self.store.find(self.table_id, f"m{self._match_start}:{key}")
-        setup_key = (self._match[0].idem_key if self._match else None) or ""
-        if done is None and setup_key.partition(":")[2] == key:
-            done = self.store.find(self.table_id, setup_key)  # this match's setup
+        done = self.logged_under(key)
         if done is not None and not self._same_command(done, command):
             raise IllegalAction(
                 f"the key {key!r} was already used for another command ({done.kind}): "
@@ -382,9 +426,27 @@ class TableService(LauncherSide):
         command = {"type": "setup", "setup": setup.to_dict()}
         events = [{"type": "MatchStarted", "players": list(setup.players)}]
         record = self._log("setup", command, events, actor, idem_key)
-        self.session, self._policy = session, self._fixed_policy
+        self.session = session
+        self.launcher_side.new_match()
         self._match_start, self._match, self._before = record.seq, [record], []
         self._set_aside = ()  # the log forgets its notices at a set-up (`Store.append`)
+        return self._publish(record)
+
+    def _clear_fault(self, actor: str, key: str | None) -> Record:
+        if self.launcher is None:
+            raise IllegalAction("this table has no launcher")
+        command: dict[str, Any] = {"type": "clear"}
+        if key is not None:
+            done = self._done_before(command, key)
+            if done is not None:
+                return done
+            key = f"m{self._match_start}:{key}"
+        fault = self.launcher.fault
+        cleared = None if fault is None else {"kind": fault.kind, "detail": fault.detail}
+        record = self._log(
+            "clear", command, [{"type": "FaultCleared", "fault": cleared}], actor, key
+        )
+        self.launcher.clear_fault()  # once logged: a clear that cannot be recorded clears nothing
         return self._publish(record)
 
     def _undo(self, actor: str, idem_key: str | None) -> Record:
@@ -445,7 +507,8 @@ class TableService(LauncherSide):
     def _publish(self, record: Record) -> Record:
         self._seq = record.seq
         self._refresh()
-        self._show_colour()
+        deal = self._snapshot.get("deal") or {}
+        self.launcher_side.show_colour(deal.get("colour"))
         data = record_to_dict(record) | {"state": self._snapshot}
         self.hub.publish(Message("record", data, record.seq))
         return record
@@ -453,7 +516,7 @@ class TableService(LauncherSide):
     def _refresh(self) -> None:
         state = {} if self.session is None else self.session.snapshot()
         state["seq"] = self._seq
-        state["launcher"] = dict(self._launcher_view.__dict__)
+        state["launcher"] = self.launcher_side.view()
         state["table_id"] = self.table_id
         state["set_aside"] = [_notice_view(notice) for notice in self._set_aside]
         self._snapshot = state

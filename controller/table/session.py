@@ -24,27 +24,30 @@ from typing import Any
 
 from controller.engine import (
     DECKS,
+    EDITION,
+    FORMATS,
     Action,
     Correct,
+    DealRecord,
     DeckSpec,
     EngineError,
     EnterHand,
+    Event,
     Game,
     GameKind,
     IllegalAction,
     Knowledge,
+    Match,
+    OptionValue,
     Phase,
     Press,
     Rules,
+    Seating,
     duty_text,
+    edition_view,
+    jump_ins,
+    plain,
 )
-from controller.engine.editions import edition_view
-from controller.engine.events import Event, plain
-from controller.engine.formats import Seating
-from controller.engine.legal_actions import jump_ins
-from controller.engine.match import DealRecord, Match
-from controller.engine.option_table import OptionValue
-from controller.engine.options import EDITION
 from controller.policy import PROFILES, Profile, ProfileError
 from controller.policy.custom_profiles import profile_from_params
 
@@ -54,8 +57,6 @@ MODES = ("tracked", "score_only")
 OLDER_KEYS = {"profile": "eject_profile"}
 """Set-up keys as logs and requests spelled them before: older key → the key now (the eject
 profile was `profile`; logs written then replay the same, and such requests are accepted)."""
-SCORE_ONLY_FORMATS = ("rotation_8p",)
-"""Formats a table can only keep the score of: two tables play them at once."""
 
 
 @dataclass(frozen=True)
@@ -92,7 +93,7 @@ class TableSetup:
             self.rules  # noqa: B018 - validates the game and options
         except EngineError as error:
             raise InvalidInput(str(error)) from None
-        if self.rules.format in SCORE_ONLY_FORMATS and self.mode == "tracked":
+        if FORMATS[self.rules.format].score_only_at_one_table and self.mode == "tracked":
             raise InvalidInput(
                 f"{self.rules.format} needs two tables: keep its score here (mode score_only)"
             )

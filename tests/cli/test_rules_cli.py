@@ -8,8 +8,7 @@ import json
 import pytest
 
 from controller.cli import main
-from controller.engine import OPTIONS
-from controller.engine.option_table import ALIASES, FORMATS, IMPLIED, WITHOUT_OPTION
+from controller.engine import ALIASES, FORMATS, IMPLIED, OPTIONS, WITHOUT_OPTION
 
 
 def test_rules_list_names_every_feature_id(capsys: pytest.CaptureFixture[str]) -> None:

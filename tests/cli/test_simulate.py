@@ -123,8 +123,7 @@ def test_simulate_names_both_conflicting_options(capsys: pytest.CaptureFixture[s
 def test_rules_list_names_every_option_feature_and_format(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from controller.engine import OPTIONS
-    from controller.engine.option_table import ALIASES, FORMATS
+    from controller.engine import ALIASES, FORMATS, OPTIONS
 
     assert main(["rules", "--list"]) == 0
     text = capsys.readouterr().out

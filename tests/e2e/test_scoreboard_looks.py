@@ -302,7 +302,7 @@ def test_sound_follows_the_launcher_and_stays_quiet_when_hidden(
 ) -> None:
     table = scripted_launcher_table
     table.started(top="R5")
-    table.service.suspense = 0.3  # the launcher holds its suspense before each eject
+    table.service.launcher_side.suspense = 0.3  # the launcher holds its suspense before each eject
     page = table.tablet(viewport)
     sound = page.locator("#sound")
     expect(sound).to_have_text("Sound: off")

@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from controller.engine import OptionError, Rules, deal
 from controller.engine.decks import DECKS
+from controller.engine.formats import FORMATS, format_uses
 from controller.engine.match import Match
-from controller.engine.option_table import FORMATS, format_uses
 from controller.engine.options import FAMILIES, OPTIONS, OptionSpec, options_for
 
 from .unkind_player import choose, play_checked, with_outcome

@@ -15,6 +15,7 @@ ENGINE = Path(controller.engine.__file__).parent
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "cards"),  # data: no engine imports
     ("decks",),
+    ("formats",),  # the match formats and their facts, which the options read
     ("option_table",),
     ("options",),
     ("editions",),  # what each edition of the rules changed
@@ -25,7 +26,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("play", "drawing", "claims", "start", "scoring"),  # the rule handlers
     ("legal_actions",),  # the actions the rules accept now
     ("game",),  # Game: the verbs
-    ("deal", "notation", "bots", "formats"),
+    ("deal", "notation", "bots"),
     ("match", "autoplay"),
     ("__init__",),
 )

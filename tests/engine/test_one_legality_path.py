@@ -24,18 +24,20 @@ from controller.engine import (
     OptionError,
     Play,
     Rules,
+    RunawayGame,
     deal,
+    play_out,
+    remaining_for_press,
     state,
 )
-from controller.engine.autoplay import RunawayGame, play_out, remaining_for_press
 from controller.engine.bots import HeuristicBot
 from controller.engine.cards import Face
 from controller.engine.effects import Effect
 from controller.engine.errors import CardNotPlayable
 from controller.engine.events import Traded
+from controller.engine.formats import FORMATS, MATCH_OPTIONS
 from controller.engine.match import Match
 from controller.engine.notation import position
-from controller.engine.option_table import FORMAT_FIELDS, FORMAT_PLAYERS, FORMATS
 from controller.engine.options import OPTIONS
 
 from .conftest import c
@@ -48,9 +50,6 @@ OUT_OF_TURN_EXAMPLES = 1000 if SOAK else 40
 STEPS = 400 if SOAK else 40  # states checked per deal
 TRIES = 12  # random candidates (and listed plays) tried at each state
 LONG = pytest.mark.timeout(3600 if SOAK else 120)  # the soak runs for minutes
-
-MATCH_SCORING = frozenset(option for fields in FORMAT_FIELDS.values() for option in fields)
-"""How a match is scored (§9): options that change no deal's play."""
 
 R, Y, G, B = COLOURS
 
@@ -108,7 +107,7 @@ def test_listing_and_checking_agree() -> None:
         tables.add(table)
 
     walk_one()
-    assert {spec.id for spec in OPTIONS} - options <= MATCH_SCORING
+    assert {spec.id for spec in OPTIONS} - options <= MATCH_OPTIONS  # how a match is scored
     assert formats == set(FORMATS) and tables == {True, False} and deals == {1, 2, 3}
 
 
@@ -127,7 +126,7 @@ def test_listing_and_checking_agree_out_of_turn(rules: Rules, players: int, seed
 
 def check_walk(rules: Rules, players: int, table: bool, seed: int) -> int:
     """Walk a deal (`some_deal`) checking every state; its number in its match."""
-    players = FORMAT_PLAYERS.get(rules.format, players)
+    players = FORMATS[rules.format].fixed_players or players
     rng = random.Random(seed)
     knowledge = Knowledge.TABLE if table else Knowledge.FULL
     try:

@@ -10,7 +10,7 @@ import pytest
 from controller.engine import Catch, OptionError, Play, Rules
 from controller.engine.cards import parse_card
 from controller.engine.notation import position
-from controller.engine.option_table import ALIASES, IMPLIED
+from controller.engine.option_table import ALIASES, ALWAYS_ON, IMPLIED
 from controller.engine.options import OPTIONS_BY_ID
 
 CLASSIC_ONLY = (
@@ -82,6 +82,21 @@ BOTH_GAMES = (
 )
 
 
+CLASSIC_ALWAYS = ("points_classic", "start_wd4_redraw", "wd4_challenge", "draw_one",
+                  "play_drawn_card", "penalty_loses_turn", "draw_two",
+                  "wild_draw_four")  # fmt: skip
+ATTACK_ALWAYS = ("points_attack", "atk_start_hit2", "atk_start_trade_redraw",
+                 "atk_start_discard_plain", "atk_start_wah", "atk_start_whf", "atk_press_once",
+                 "atk_press_ends_turn", "atk_renege", "atk_stuck_cards", "atk_launcher_random",
+                 "atk_no_counter", "hit_2", "trade_hands", "trade_hands_not_last", "discard_all",
+                 "wild_all_hit", "wild_hit_fire")  # fmt: skip
+BOTH_ALWAYS = ("players_2_10", "dealer_high_card", "start_skip", "match_basic", "wild_anytime",
+               "skip", "reverse", "wild", "uno_call", "uno_penalty", "uno_window",
+               "final_card_penalty", "reshuffle_except_top", "two_player_reverse_skip",
+               "two_player_skip_again", "two_player_penalty_returns")  # fmt: skip
+"""§11's rows that are always on ("on" or "auto", no option changes them), by game column."""
+
+
 def _as_given(feature: str) -> object:
     """The value a set-up would send: an option at its default, a feature id switched on."""
     spec = OPTIONS_BY_ID.get(feature)
@@ -91,7 +106,7 @@ def _as_given(feature: str) -> object:
 def test_the_lists_are_every_option_and_feature_id_of_one_game() -> None:
     """Every option and feature id the engine takes is in one of the lists above (so a new
     one must say its game here too)."""
-    taken = set(OPTIONS_BY_ID) | set(ALIASES) | set(IMPLIED)
+    taken = set(OPTIONS_BY_ID) | set(ALIASES) | set(IMPLIED) | set(ALWAYS_ON)
     engine_only = {"deck", "hand_size", "first_player", "start_reverse", "start_draw2_skips",
                    "start_wild", "start_colour_namer", "wd4_legality", "uno_state",
                    "challenge_success_victim_plays", "must_play_drawn_if_playable",
@@ -101,13 +116,14 @@ def test_the_lists_are_every_option_and_feature_id_of_one_game() -> None:
                    "target", "chip_rate", "starting_chips", "num_deals",
                    "break_ties_by_continuing", "next_dealer", "format", "teams",
                    "team_scoring"}  # fmt: skip
-    assert taken - engine_only == set(CLASSIC_ONLY) | set(ATTACK_ONLY) | set(BOTH_GAMES)
+    one_game = {*CLASSIC_ONLY, *ATTACK_ONLY, *BOTH_GAMES, *CLASSIC_ALWAYS, *ATTACK_ALWAYS}
+    assert taken - engine_only == one_game | set(BOTH_ALWAYS)
 
 
 @pytest.mark.parametrize(
     ("feature", "game", "other"),
-    [(f, "classic", "attack") for f in CLASSIC_ONLY]
-    + [(f, "attack", "classic") for f in ATTACK_ONLY],
+    [(f, "classic", "attack") for f in (*CLASSIC_ONLY, *CLASSIC_ALWAYS)]
+    + [(f, "attack", "classic") for f in (*ATTACK_ONLY, *ATTACK_ALWAYS)],
 )
 def test_an_id_of_the_other_game_is_refused_whatever_its_value(
     feature: str, game: str, other: str
@@ -119,10 +135,28 @@ def test_an_id_of_the_other_game_is_refused_whatever_its_value(
         Rules.from_text(other, {feature: str(_as_given(feature)).lower()})
 
 
-@pytest.mark.parametrize("feature", BOTH_GAMES)
+@pytest.mark.parametrize("feature", BOTH_GAMES + BOTH_ALWAYS)
 @pytest.mark.parametrize("game", ["classic", "attack"])
 def test_an_id_of_both_games_is_taken_by_either(feature: str, game: str) -> None:
     Rules.create(game, **{feature: _as_given(feature)})  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("feature", "game"),
+    [(f, "classic") for f in CLASSIC_ALWAYS + BOTH_ALWAYS]
+    + [(f, "attack") for f in ATTACK_ALWAYS + BOTH_ALWAYS],
+)
+def test_an_always_on_rule_of_the_game_is_taken_and_changes_nothing_but_cannot_be_off(
+    feature: str, game: str
+) -> None:
+    """`--option draw_one` on a classic table names a rule it always plays: accepted, the same
+    rules; switched off it is refused (before, both were "unknown option")."""
+    assert Rules.from_text(game, {feature: ""}) == Rules.create(game)
+    for off in ("false", "off"):
+        with pytest.raises(OptionError, match=f"^{feature} is always part of the rules"):
+            Rules.from_text(game, {feature: off})
+    with pytest.raises(OptionError, match="cannot be off"):
+        Rules.create(game, **{feature: False})
 
 
 def test_the_ids_the_issue_names_are_refused_on_attack_at_their_defaults() -> None:

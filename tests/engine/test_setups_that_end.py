@@ -14,8 +14,8 @@ import pytest
 from controller.engine import IllegalAction, OptionError, Rules
 from controller.engine.autoplay import play_out
 from controller.engine.bots import HeuristicBot
+from controller.engine.formats import FORMATS, format_uses
 from controller.engine.match import Match
-from controller.engine.option_table import FORMAT_PLAYERS, FORMATS, format_uses
 from controller.engine.options import OPTIONS_BY_ID
 
 SCORINGS = OPTIONS_BY_ID["scoring"].choices
@@ -81,7 +81,7 @@ def test_every_format_and_scoring_with_extreme_values_ends_or_is_refused(
     rules = _set_up(match_format, scoring, extreme)
     if rules is None:
         return
-    players = FORMAT_PLAYERS.get(match_format, 4)
+    players = FORMATS[match_format].fixed_players or 4
     rng = random.Random(len(str(extreme)))
     try:
         match = Match(rules, players, rng)
@@ -135,7 +135,7 @@ def test_an_option_a_format_uses_is_taken() -> None:
 
 @pytest.mark.parametrize("match_format", [f for f in FORMATS if f != "standard"])
 def test_only_a_standard_chips_match_starts_from_chips(match_format: str) -> None:
-    players = FORMAT_PLAYERS.get(match_format, 4)
+    players = FORMATS[match_format].fixed_players or 4
     match = Match(Rules.create("classic", format=match_format), players, random.Random(1))
     assert match.totals == [0] * players
     chips = Rules.create("classic", scoring="chips", starting_chips=300)
@@ -188,6 +188,6 @@ def test_a_match_with_the_smallest_end_ends_within_a_few_deals(
 ) -> None:
     rules = Rules.create("attack", format=match_format, **options)  # type: ignore[arg-type]
     rng = random.Random(7)
-    match = Match(rules, FORMAT_PLAYERS.get(match_format, 4), rng)
+    match = Match(rules, FORMATS[match_format].fixed_players or 4, rng)
     _play_deals(match, rng, 20)
     assert match.over and match.verdict().winners

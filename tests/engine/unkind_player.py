@@ -16,6 +16,7 @@ from controller.engine import (
     Catch,
     ChooseColour,
     Draw,
+    Face,
     Game,
     IllegalAction,
     Pass,
@@ -58,7 +59,7 @@ def random_action(game: Game, rng: random.Random) -> Action:
     if kind == 0:
         chosen = rng.choice(deck)
         colour = rng.choice(COLOURS) if chosen.is_wild else None
-        target = rng.randrange(game.players) if chosen.face.value == "TH" else None
+        target = rng.randrange(game.players) if chosen.face is Face.TRADE_HANDS else None
         return Play(seat, chosen, colour, target)
     return (Draw(seat), Pass(seat), Press(seat), Accept(seat), ChooseColour(seat, COLOURS[0]))[
         kind - 1

@@ -31,7 +31,7 @@ def _install(folder: Path, name: str, text: str) -> Path:
 
 def _fire(service: TableService) -> float:
     """The fire probability the table's launcher presses by now."""
-    policy = service.call(service.policy)
+    policy = service.call(service.launcher_side.policy)
     return float(policy.profile.fire_probability)
 
 

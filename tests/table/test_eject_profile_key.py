@@ -55,7 +55,7 @@ def test_a_log_in_the_older_shape_replays_the_same_table(tmp_path: Path) -> None
     try:
         assert second.snapshot() == state
         assert second.snapshot()["setup"]["eject_profile"] == "brutal"
-        assert second.call(lambda: second.policy().profile.name) == "brutal"
+        assert second.call(lambda: second.launcher_side.policy().profile.name) == "brutal"
         again = second.submit({"type": "setup", "setup": SETUP | {"eject_profile": "brutal"}},
                               idem_key="setup-tap-1")  # fmt: skip
         assert again.seq == old.records("main")[0].seq  # the same tap, not another command
@@ -68,7 +68,7 @@ def test_a_request_with_the_older_key_chooses_the_eject_profile(service: TableSe
     started(service, profile="gentle")
     assert service.snapshot()["setup"]["eject_profile"] == "gentle"
     assert "profile" not in service.snapshot()["setup"]
-    assert service.call(lambda: service.policy().profile.name) == "gentle"
+    assert service.call(lambda: service.launcher_side.policy().profile.name) == "gentle"
 
 
 def test_the_older_and_the_newer_key_must_agree(service: TableService) -> None:

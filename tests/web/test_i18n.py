@@ -1,10 +1,12 @@
-"""The words: both languages know every key, card names follow the rule texts, every option's
-choices and sections have names, and so do the house rules and formats the state reports."""
+"""The words: every language's file has the same keys and placeholders, card names follow the
+rule texts, every option's choices and sections have names, and so do the house rules and formats
+the state reports."""
 
 from __future__ import annotations
 
 import re
 import typing
+from typing import Any
 
 import pytest
 
@@ -22,17 +24,57 @@ from web_ui.i18n import (
     t,
 )
 from web_ui.option_words import SECTIONS
+from web_ui.words import ENGLISH, files_by_language
 
 
-def test_words_both_languages_have_the_same_keys() -> None:
-    assert set(WORDS["en"]) == set(WORDS["zh-CN"])
-    assert all(WORDS[language][key] for language in LANGUAGES for key in WORDS["en"])
+def flat(tables: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """Every word of a language's file by its path (`words.undo`, `options.deck.hint`)."""
+    found: dict[str, Any] = {}
+    for key, value in tables.items():
+        if isinstance(value, dict):
+            found |= flat(value, f"{prefix}{key}.")
+        else:
+            found[prefix + key] = value
+    return found
 
 
-def test_words_placeholders_agree_between_languages() -> None:
-    for key, english in WORDS["en"].items():
-        chinese = WORDS["zh-CN"][key]
-        assert set(re.findall(r"\{\w+\}", english)) == set(re.findall(r"\{\w+\}", chinese)), key
+def placeholders(word: str) -> set[str]:
+    return set(re.findall(r"\{\w+\}", word))
+
+
+def differences(english: dict[str, Any], other: dict[str, Any]) -> dict[str, list[str]]:
+    """What a language's words (`flat`) lack, add or word differently from the English ones."""
+    return {
+        "missing": sorted(english.keys() - other.keys()),
+        "not in English": sorted(other.keys() - english.keys()),
+        "other placeholders": [
+            key
+            for key in english.keys() & other.keys()
+            if placeholders(english[key]) != placeholders(other[key])
+        ],
+    }
+
+
+@pytest.mark.parametrize("language", [code for code in LANGUAGES if code != ENGLISH])
+def test_every_language_has_the_same_words_and_placeholders_as_english(language: str) -> None:
+    english = flat(files_by_language()[ENGLISH])
+    other = flat(files_by_language()[language])
+    assert differences(english, other) == {
+        "missing": [],
+        "not in English": [],
+        "other placeholders": [],
+    }
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_word_is_a_text(language: str) -> None:
+    words = flat(files_by_language()[language])
+    assert [key for key, word in words.items() if not isinstance(word, str) or not word] == []
+
+
+def test_the_files_are_read_once() -> None:
+    assert files_by_language() is files_by_language()
+    assert WORDS["zh-CN"] is files_by_language()["zh-CN"]["words"]
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 
 from controller.engine import OPTIONS
 from controller.table.service import TableService
-from web_ui.match_view import FORMAT_FIELDS, SCORING_FIELDS
+from web_ui.match_view import format_guide
 
 from .conftest import SETUP, csrf
 
@@ -173,11 +173,12 @@ def test_setup_speaks_chinese_for_sections_and_choices(client: FlaskClient) -> N
 
 def test_format_guide_names_real_options_and_every_format() -> None:
     options = {option.id: option for option in OPTIONS}
-    assert set(FORMAT_FIELDS) == set(options["format"].choices)
-    named = {field for fields in FORMAT_FIELDS.values() for field in fields}
+    guide = format_guide()
+    assert list(guide["fields"]) == list(options["format"].choices)
+    named = {field for fields in guide["fields"].values() for field in fields}
     assert named <= set(options)
-    assert set(SCORING_FIELDS) <= set(FORMAT_FIELDS["standard"])
-    for field, modes in SCORING_FIELDS.items():
+    assert set(guide["scoring"]) <= set(guide["fields"]["standard"])
+    for field, modes in guide["scoring"].items():
         assert set(modes) <= set(options["scoring"].choices), field
     match_options = {o.id for o in OPTIONS if o.section.startswith("§9")} - {"format"}
     assert match_options == named, "every scoring and format option has a format that shows it"

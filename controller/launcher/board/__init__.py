@@ -58,11 +58,9 @@ def open_serial_launcher(
         return SerialLauncher(profile, lambda: find_port(port), **options)
     board = FakeBoard(profile, pin_factory=pin_factory, machine=pin_factory is None, sim=sim)
     try:
-        launcher = SerialLauncher(profile, lambda: board.port, **options)
+        launcher = SerialLauncher(profile, lambda: board.port, board=board, **options)
     except BaseException:
         board.close()
         raise
-    launcher.simulator = board.simulator
-    launcher.board = board
     launcher.add_closer(board.close)
     return launcher

@@ -12,11 +12,13 @@ import os
 import sys
 from pathlib import Path
 
+from controller.shipped import shipped
+
 
 def firmware_dir() -> Path:
-    """``$UNO_ATTACK_FIRMWARE`` or the repository's firmware/."""
+    """``$UNO_ATTACK_FIRMWARE`` or the shipped firmware/ (`controller.shipped`)."""
     configured = os.environ.get("UNO_ATTACK_FIRMWARE")
-    return Path(configured) if configured else Path(__file__).resolve().parents[3] / "firmware"
+    return Path(configured) if configured else shipped("firmware")
 
 
 def make_importable() -> None:

@@ -31,7 +31,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from controller.launcher.board.firmware import proto
 from controller.launcher.board.link import (
@@ -49,12 +49,15 @@ from controller.launcher.board.settle import Settler
 from controller.launcher.board.views import BoardDevices, BoardFeedback
 from controller.launcher.buttons import PressDetector
 from controller.launcher.devices import LauncherDevices
-from controller.launcher.ejector import Clock, EjectResult, StopReason
+from controller.launcher.ejector import Clock, Ejector, EjectResult, StopReason
 from controller.launcher.errors import LauncherBusy, LauncherError, LauncherFault
 from controller.launcher.feedback import Feedback
 from controller.launcher.late_cards import Settlement, SettlementConsumer
 from controller.launcher.launcher import Fault, FaultKind, Launcher
 from controller.launcher.pins import PinProfile
+
+if TYPE_CHECKING:
+    from controller.launcher.board.fake import FakeBoard
 
 log = logging.getLogger(__name__)
 
@@ -97,7 +100,8 @@ class _Job:
 
 class SerialLauncher(Launcher):
     """The launcher on a board at `find_port()` (see `ports.find_port`): the launcher's core
-    with a `BoardDrive`."""
+    with a `BoardDrive`. `board` is the fake board it talks to (the ``fake-serial`` backend,
+    whose simulated machine is the launcher's `simulator`), None on a real board."""
 
     def __init__(
         self,
@@ -108,22 +112,19 @@ class SerialLauncher(Launcher):
         timing: LinkTiming | None = None,
         connect_timeout: float = 5.0,
         opener: Opener | None = None,
+        board: FakeBoard | None = None,
     ) -> None:
-        self.board: Any = None  # the fake board, with the fake-serial backend
+        self.board = board
         super().__init__(
             profile,
             clock=clock,
             drive=lambda launcher: BoardDrive(launcher, find_port, timing=timing, opener=opener),
+            simulator=None if board is None else board.simulator,
         )
         incompatible = self._drive_.connect(connect_timeout)
         if incompatible is not None:
             self.close()
             raise IncompatibleBoard(incompatible)
-
-    def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
-        """Receive a `Settlement` for every run the link cut off, once the board has said how
-        it ended (on a worker thread: be quick)."""
-        self._drive_.settler.add_consumer(consumer)
 
     @property
     def unsettled(self) -> int:
@@ -157,6 +158,7 @@ class BoardDrive:
 
     close_wait = GRACE
     lid_settle = 0.0  # the board filters its lid switch itself
+    ejector: Ejector | None = None  # the board counts the cards itself
 
     def __init__(
         self,
@@ -223,6 +225,11 @@ class BoardDrive:
 
     def feed(self, cards: int, speed: float | None) -> EjectResult:
         return self._remote_run(cards, speed or self.profile.ejector.speed)
+
+    def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
+        """Receive a `Settlement` for every run the link cut off, once the board has said how
+        it ended (on a worker thread: be quick)."""
+        self.settler.add_consumer(consumer)
 
     # --- the link's callbacks ---
 

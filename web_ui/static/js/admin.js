@@ -1,8 +1,6 @@
 // Admin: log in with the config's password; then the launcher's status, clear fault, test press.
-import { ApiError, attempt, get, post, say, showError, t } from "./api.js";
+import { $, ApiError, attempt, get, post, say, showError, t } from "./api.js";
 import { startScreenTools } from "./screen.js";
-
-const $ = (id) => document.getElementById(id);
 
 async function refresh() {
   const launcher = await attempt(() => get("/api/launcher"));

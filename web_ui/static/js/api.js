@@ -1,4 +1,5 @@
-// The page's data, words and a small JSON client for the scoreboard API.
+// The page's data, words, the DOM helpers every page script uses, and a small JSON client for
+// the scoreboard API.
 //
 // Every POST carries the session's CSRF token and an idempotency key made once per tap: when
 // the network drops the request or the service answers 502/503/504, the same request is sent
@@ -6,7 +7,10 @@
 // come back as {error}: `post` throws an ApiError with the reason, and `showError` puts it in
 // front of the players in words.
 
-export const page = JSON.parse(document.getElementById("page-data").textContent);
+/** The element with this id, or null. */
+export const $ = (id) => document.getElementById(id);
+
+export const page = JSON.parse($("page-data").textContent);
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
 
 /** A UI word in this page's language, with {placeholders} filled in. */
@@ -115,7 +119,7 @@ export async function get(url) {
   return response.json();
 }
 
-const message = document.getElementById("message");
+const message = $("message");
 
 /** Show a refusal (or any problem) to the players, in words, until the next success. */
 export function showError(error) {
@@ -154,7 +158,7 @@ export async function attempt(call) {
 
 /** A short message that fades by itself (launcher notices, "dealt", ...). */
 export function notify(text) {
-  const box = document.getElementById("notices");
+  const box = $("notices");
   const item = h("div", { class: "notice" }, text);
   box.append(item);
   setTimeout(() => item.remove(), 6000);

@@ -1,6 +1,6 @@
 // The scoreboard: draws the state, keeps it live over Server-Sent Events (/api/events; the
 // first message is a snapshot, the browser resumes with Last-Event-ID), and hosts the controls.
-import { attempt, notify, page, post, t } from "./api.js";
+import { $, attempt, notify, page, post, t } from "./api.js";
 import { renderChart } from "./chart.js";
 import { askForPin } from "./pin.js";
 import { startScreenTools } from "./screen.js";
@@ -21,7 +21,6 @@ import {
   reloadPending,
 } from "./view.js";
 
-const $ = (id) => document.getElementById(id);
 let state = page.state;
 
 /** Take a newer state (from the stream or a command's answer) and redraw. */

@@ -3,7 +3,7 @@
 // yourselves", which hands the table to the bots or takes it back. Whether the bots play the
 // table comes from the server (GET /api/demo, then every `demo` event on the stream): a table a
 // person set up is theirs, with every control a table without the demo has.
-import { attempt, get, h, page, post, t } from "./api.js";
+import { $, attempt, get, h, page, post, t } from "./api.js";
 import { askForPin } from "./pin.js";
 import { playerName, reloadPending } from "./view.js";
 
@@ -17,14 +17,12 @@ export const botsPlay = () => page.demo && demoState.playing;
 export function startDemo(changed) {
   if (!page.demo) return;
   onChange = changed;
-  document.getElementById("virtual-panel").hidden = false;
-  document
-    .getElementById("virtual-press")
-    .addEventListener("click", () => {
-      if (!askForPin(t("pin_to_press"))) attempt(() => post("/api/launcher/press"));
-    });
-  document.getElementById("bots-play").addEventListener("click", () => handOver("/api/demo/bots"));
-  document.getElementById("bots-leave").addEventListener("click", () => handOver("/api/demo/mine"));
+  $("virtual-panel").hidden = false;
+  $("virtual-press").addEventListener("click", () => {
+    if (!askForPin(t("pin_to_press"))) attempt(() => post("/api/launcher/press"));
+  });
+  $("bots-play").addEventListener("click", () => handOver("/api/demo/bots"));
+  $("bots-leave").addEventListener("click", () => handOver("/api/demo/mine"));
   refreshHumans();
 }
 
@@ -70,12 +68,12 @@ export function renderSeats(state) {
       label,
     );
   });
-  const seats = document.getElementById("seats");
+  const seats = $("seats");
   seats.replaceChildren(...buttons);
   seats.hidden = !demoState.playing; // a table people set up has no bots to take seats from
-  document.getElementById("bots-play").hidden = demoState.playing;
-  document.getElementById("bots-leave").hidden = !demoState.playing || !demoState.table;
-  document.getElementById("bots-hint").textContent = t(demoState.playing ? "bots_playing" : "bots_idle");
+  $("bots-play").hidden = demoState.playing;
+  $("bots-leave").hidden = !demoState.playing || !demoState.table;
+  $("bots-hint").textContent = t(demoState.playing ? "bots_playing" : "bots_idle");
 }
 
 /** The virtual launcher's button: only where a press can mean something (a tracked UNO Attack
@@ -84,9 +82,9 @@ export function renderVirtualPress(state) {
   if (!page.demo) return;
   const launcherGame = !state.setup || (state.setup.mode === "tracked" && state.setup.game === "attack");
   const waiting = reloadPending(state);
-  const press = document.getElementById("virtual-press");
+  const press = $("virtual-press");
   press.disabled = waiting;
   // one press button: the controls' own, when this tablet's controls offer it
   press.hidden = !launcherGame || Boolean(document.querySelector("#controls:not([hidden]) #press"));
-  document.getElementById("virtual-press-wait").hidden = !waiting || press.hidden;
+  $("virtual-press-wait").hidden = !waiting || press.hidden;
 }

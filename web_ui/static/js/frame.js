@@ -1,10 +1,10 @@
 // What every page has: the language switch, lock / unlock and the PIN form.
-import { ApiError, attempt, post, showError, t } from "./api.js";
+import { $, ApiError, attempt, post, showError, t } from "./api.js";
 import { startJoin } from "./join.js";
 import { pinRefused } from "./pin.js";
 
 function on(id, event, handler) {
-  const el = document.getElementById(id);
+  const el = $(id);
   if (el) el.addEventListener(event, handler);
 }
 
@@ -18,14 +18,14 @@ on("lock", "click", async () => {
 });
 
 on("unlock", "click", () => {
-  const panel = document.getElementById("pin-panel");
+  const panel = $("pin-panel");
   panel.hidden = !panel.hidden;
-  if (!panel.hidden) document.getElementById("pin-input").focus();
+  if (!panel.hidden) $("pin-input").focus();
 });
 
 on("pin-form", "submit", async (event) => {
   event.preventDefault();
-  const input = document.getElementById("pin-input");
+  const input = $("pin-input");
   try {
     await post("/api/session/pin", { pin: input.value });
     location.reload();

@@ -1,10 +1,8 @@
 // History across matches (GET /api/matches): the leaderboard, then every match, newest
 // first, with its chart, its final totals and a CSV export. A match is over (its winners), in
 // progress (the table's current match) or abandoned (a new set-up replaced it unfinished).
-import { get, h, page, t } from "./api.js";
+import { $, get, h, page, t } from "./api.js";
 import { renderChart } from "./chart.js";
-
-const $ = (id) => document.getElementById(id);
 
 function leaderRow(row) {
   return h(

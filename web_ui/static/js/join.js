@@ -2,9 +2,8 @@
 // asks and shows its code; every unlocked tablet lists the tablets asking, and a person who
 // sees the same code on the tablet in front of them lets it in. Guessing devices cannot keep
 // a person at the table out this way, and nobody gets in without a person letting them.
-import { attempt, clearError, get, h, notify, page, post, say, t } from "./api.js";
+import { $, attempt, clearError, get, h, notify, page, post, say, t } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
 const LOOK_MS = 2000; // how often the asking tablet looks whether it was let in
 const REFRESH_MS = 5000; // how often an unlocked tablet refreshes a list that shows requests
 const SHOWN = 4; // requests listed; past that (a flood), the code is typed in

@@ -1,15 +1,15 @@
 // The PIN box: a locked tablet's tap on a control opens it and says why, instead of refusing;
 // a refused PIN is said until the person types again or closes the box.
-import { clearError, page, say } from "./api.js";
+import { $, clearError, page, say } from "./api.js";
 
 /** Open the PIN box with `reason` above it; true when the tablet was locked. */
 export function askForPin(reason) {
   if (page.unlocked) return false;
-  const panel = document.getElementById("pin-panel");
+  const panel = $("pin-panel");
   panel.hidden = false;
   panel.querySelector("p").textContent = reason;
   panel.scrollIntoView({ block: "nearest" });
-  document.getElementById("pin-input").focus();
+  $("pin-input").focus();
   return true;
 }
 
@@ -21,15 +21,15 @@ let forget = null; // takes the last refusal away
 export function pinRefused(text) {
   forget?.();
   say(text, { sticky: true });
-  const input = document.getElementById("pin-input");
-  const panel = document.getElementById("pin-panel");
+  const input = $("pin-input");
+  const panel = $("pin-panel");
   const closed = new MutationObserver(() => panel.hidden && forget?.());
   const typed = () => forget?.();
   forget = () => {
     forget = null;
     input.removeEventListener("input", typed);
     closed.disconnect();
-    if (document.getElementById("message").dataset.sticky) clearError({ sticky: true });
+    if ($("message").dataset.sticky) clearError({ sticky: true });
   };
   input.addEventListener("input", typed);
   closed.observe(panel, { attributes: true, attributeFilter: ["hidden"] });

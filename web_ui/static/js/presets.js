@@ -1,9 +1,8 @@
 // House-rule presets on the set-up page: load one (it fills the game and the options), or save
 // the options chosen now under a name (GET / POST /api/presets). The shipped presets come
 // first; a table's own are marked.
-import { attempt, clearError, get, h, notify, page, post, t } from "./api.js";
+import { $, attempt, clearError, get, h, notify, page, post, t } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
 let presets = [];
 
 export const presetName = (preset) => (page.language === "zh-CN" ? preset.name_zh : preset.name);

@@ -1,11 +1,9 @@
 // The rules sheet: what each card of the game being played does, in this page's language, and
 // the house rules that are on (those that differ from the standard rules). The section on
 // calling UNO and catching comes drawn by the server (uno_words.py).
-import { choiceLabel, get, h, optionWords, page, t } from "./api.js";
+import { $, choiceLabel, get, h, optionWords, page, t } from "./api.js";
 import { colourOf } from "./cards.js";
 import { cardFace } from "./faces.js";
-
-const $ = (id) => document.getElementById(id);
 
 /** One card of each face (numbers once), in deck order. */
 function faceCards(deck) {

@@ -16,9 +16,8 @@
 // under the buttons says what keep-awake does, that it is on, or, where neither way works, to
 // use the tablet's display settings instead. The button's data-wake says which way holds the
 // screen: off, lock, video, waiting (for a tap) or failed.
-import { get, h, t } from "./api.js";
+import { $, get, h, t } from "./api.js";
 
-const $ = (id) => document.getElementById(id);
 const KEY = "uno-attack-awake";
 const GESTURES = ["pointerup", "touchend", "keydown", "click"];
 const MEDIA = "/static/media/keep-awake";

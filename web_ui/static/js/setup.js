@@ -1,12 +1,11 @@
 // Set-up: players and seating, a house-rule preset, game, mode, first dealer, eject profile,
 // the match format and the rule options the engine offers for the chosen game
 // (GET /api/options, rules_form.js) → POST /api/setup. A refusal names the options at fault.
-import { attempt, get, h, page, post, showError, t } from "./api.js";
+import { $, attempt, get, h, page, post, showError, t } from "./api.js";
 import { startPresets } from "./presets.js";
 import { startTableSettings } from "./table_settings.js";
 import { RulesForm } from "./rules_form.js";
 
-const $ = (id) => document.getElementById(id);
 const form = $("setup-form");
 const previous = page.state?.setup ?? null;
 let players = previous ? previous.players.slice() : ["", "", "", ""];

@@ -8,7 +8,7 @@
 // anywhere on the page, which starts it. Until it runs the switch says so ("Sound: on · tap
 // anywhere to start"), and its data-audio tells the page (and the tests) where it is: off,
 // suspended, running, blocked (a tap did not start it) or unavailable (no Web Audio here).
-import { t } from "./api.js";
+import { $, t } from "./api.js";
 
 const KEY = "uno-attack-sound";
 const GESTURES = ["pointerdown", "pointerup", "touchend", "keydown", "click"];
@@ -42,7 +42,7 @@ function start() {
 
 /** What this tablet can play now, on the switch: its data-audio, and a hint after its words. */
 function showAudio() {
-  const button = document.getElementById("sound");
+  const button = $("sound");
   if (!button) return;
   let audio = "off";
   if (on && context === null) audio = "unavailable";

@@ -1,10 +1,8 @@
 // What the match format adds to the scoreboard (state.house, state.standings, state.deals):
 // the house rules in force, team standings, the rotation's schedule and next pairing, and the
 // finishing order of the last within-deal elimination.
-import { h, page, t } from "./api.js";
+import { $, h, page, t } from "./api.js";
 import { lowerIsBetter, nameOf, totalText } from "./view.js";
-
-const $ = (id) => document.getElementById(id);
 
 export function renderFormat(state) {
   const parts = state.setup ? [teams(state), rotation(state), finishingOrder(state)] : [];

@@ -1,8 +1,6 @@
 // The table's own settings on the set-up page: a new table PIN (every other tablet must enter
 // it again) and the language new tablets start in (POST /api/settings/pin, .../language).
-import { attempt, clearError, notify, post, t } from "./api.js";
-
-const $ = (id) => document.getElementById(id);
+import { $, attempt, clearError, notify, post, t } from "./api.js";
 
 export function startTableSettings() {
   $("change-pin")?.addEventListener("click", async () => {

@@ -1,9 +1,7 @@
 // The read-only parts of the scoreboard, drawn from the state (docs/API.md, "The state").
-import { h, t } from "./api.js";
+import { $, h, t } from "./api.js";
 import { cardChip, colourChip } from "./cards.js";
 import { cardBack, cardFace } from "./faces.js";
-
-const $ = (id) => document.getElementById(id);
 
 /** The match player in a seat of the deal (they differ in the rotation tournaments). */
 export function seatPlayer(state, seat) {
