@@ -11,9 +11,9 @@ enumeration lists (tests/engine/test_one_legality_path.py checks both directions
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
-from collections.abc import Iterator
 
 from .actions import (
     Accept,
@@ -242,27 +242,34 @@ def plays(game: DealState, mode: Mode, seat: int, c: Card, groups: bool = False)
     return found
 
 
-def _groups(game: DealState, seat: int, c: Card) -> Iterator[tuple[Card, ...]]:
+def _groups(game: DealState, seat: int, c: Card) -> tuple[tuple[Card, ...], ...]:
     """`()` and every group of other cards that may go down with `c` (§10.3)."""
-    yield ()
-    if game.multi is None or UNKNOWN in game.hands[seat]:
-        return
-    others = game.hands[seat][:]
+    hand = game.hands[seat]
+    if game.multi is None or UNKNOWN in hand:
+        return _ALONE
+    others = hand[:]
     others.remove(c)
     if game.multi == "identical":
-        mates = [x for x in others if x is c]
-    else:
-        face = c.face
-        mates = sorted((x for x in others if x.face is face), key=_text)
-    if len(mates) == 1:
-        yield (mates[0],)
-        return
+        return _with(tuple(x for x in others if x is c))
+    face = c.face
+    return _with(tuple(sorted((x for x in others if x.face is face), key=_text)))
+
+
+_ALONE: tuple[tuple[Card, ...], ...] = ((),)
+
+
+@functools.lru_cache(maxsize=4096)
+def _with(mates: tuple[Card, ...]) -> tuple[tuple[Card, ...], ...]:
+    """`()` and every distinct group of `mates` (the same few hands come again and again: a
+    simulated deal asks for them hundreds of times)."""
+    groups: list[tuple[Card, ...]] = [()]
     seen: set[tuple[Card, ...]] = set()
     for size in range(1, len(mates) + 1):
         for group in itertools.combinations(mates, size):
             if group not in seen:
                 seen.add(group)
-                yield group
+                groups.append(group)
+    return tuple(groups)
 
 
 def _text(c: Card) -> str:
