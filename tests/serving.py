@@ -4,6 +4,8 @@ waiting for a `uno-attack run` process to answer."""
 from __future__ import annotations
 
 import logging
+import random
+import socket
 import subprocess
 import threading
 import urllib.request
@@ -11,6 +13,24 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.waiting import wait_until
+
+QUIET_PORTS = range(20000, 32000)
+"""Below Linux's ephemeral range (32768-60999, `ip_local_port_range`): no outgoing connection of
+any process takes a port from here, so one found free stays free until a child binds it."""
+
+
+def free_port() -> int:
+    """A port for a child `uno-attack run` to listen on. Port 0's answer came from the ephemeral
+    range, where a client socket of any other process could take it before the child bound it
+    (a busy machine once answered "Address already in use")."""
+    while True:
+        port = random.choice(QUIET_PORTS)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 def serve(

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -17,16 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from controller.store import Store
-from tests.serving import wait_answering
+from tests.serving import free_port, wait_answering
 from tests.waiting import wait_until
 
 from .conftest import SETUP
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 class Client:

@@ -4,21 +4,18 @@ weak credentials are warned about."""
 from __future__ import annotations
 
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.serving import wait_answering
+from tests.serving import free_port, wait_answering
 
 
 def start(tmp_path: Path, config: str, service: str) -> str:
     """Run the service with `config` until it answers; return everything it printed."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     path = tmp_path / "uno.toml"
     (tmp_path / "data").mkdir()  # an operator's data directory exists (systemd makes it)
     data = f'data_dir = "{tmp_path / "data"}"'

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -18,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from controller.stops import FILE, describe, last_stop, record_stop
+from tests.serving import free_port
 from tests.waiting import wait_until
 
 from .test_sdnotify import FakeSystemd
@@ -77,9 +77,7 @@ def test_restarted_service_status_says_why(tmp_path: Path, systemd: FakeSystemd)
     record = ["safe-off", "--mock", "--record-stop", str(data / FILE)]
     done = _cli(record, stopped)
     assert done.returncode == 0 and "killed by signal KILL" in done.stdout
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     process = subprocess.Popen(
         [sys.executable, "-c", "from controller.cli import main; raise SystemExit(main())",
          "run", "--launcher", "none", "--host", "127.0.0.1", "--port", str(port),

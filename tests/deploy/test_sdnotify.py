@@ -20,6 +20,7 @@ import pytest
 from controller.sdnotify import Notifier, Watchdog, watchdog_interval
 from controller.store import Store
 from controller.table.service import TableService
+from tests.serving import free_port
 from tests.waiting import wait_until
 
 
@@ -145,9 +146,7 @@ def test_no_watchdog_while_the_owner_loop_is_blocked(tmp_path: Path, systemd: Fa
 
 
 def test_service_says_ready_once_http_answers(tmp_path: Path, systemd: FakeSystemd) -> None:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    port = free_port()
     environ = os.environ | {"NOTIFY_SOCKET": systemd.address, "WATCHDOG_USEC": "1000000"}
     process = subprocess.Popen(
         [sys.executable, "-c",

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -40,6 +39,7 @@ from tests.dying_motor import (
     wait_running,
 )
 from tests.kernel_gpio import ENV, SPEC, KernelFactory, KernelLines
+from tests.serving import free_port
 from tests.waiting import wait_until
 
 
@@ -188,12 +188,6 @@ def cli_command(command: str, profile: Path, tmp_path: Path) -> list[str]:
         port = free_port()
         return ["run", "--config", str(config), "--data-dir", str(tmp_path), "--port", str(port)]
     return [command, "--backend", "gpio", "--profile", str(profile)]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.mark.parametrize("command", ["selftest", "calibrate", "run"])
