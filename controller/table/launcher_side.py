@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.engine import IllegalAction, Press, remaining_for_press
+from controller.engine import IllegalAction, Phase, Press, remaining_for_press
 from controller.policy import PROFILES, EjectDecision, EjectPolicy, Policy
 from controller.store import Record
 
@@ -289,7 +289,7 @@ class TableLauncher:
             raise IllegalAction("this table has no launcher: deal by hand")
         session = self._table.session
         game = session.game if session else None
-        if game is None or game.phase.value != "turn_up":
+        if game is None or game.phase is not Phase.TURN_UP:
             raise IllegalAction("deal by launcher right after starting a deal")
         self._announce_deal([*game.seats_after(game.dealer), game.dealer])
 
@@ -309,7 +309,7 @@ class TableLauncher:
     def _deal_one(self, order: list[int]) -> None:
         session, launcher = self._table.session, self.launcher
         game = session.game if session else None
-        if game is None or launcher is None or game.phase.value != "turn_up":
+        if game is None or launcher is None or game.phase is not Phase.TURN_UP:
             return  # the table moved on (a new deal, a new match) while we waited
         seat = order[0]
         size = len(game.hands[seat])
