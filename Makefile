@@ -5,12 +5,21 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test test-busy test-kernel soak lint typecheck pytest bench clean venv chromium firmware-deploy firmware-test install uninstall screenshots
+.PHONY: run test test-busy test-kernel soak lint typecheck pytest suite-times bench clean venv chromium firmware-deploy firmware-test install uninstall screenshots
 
 RIG := tests/kernel/rig.sh
 
 # The browser tests drive Debian's Chromium (Playwright's own download is not used).
 CHROMIUM := /usr/bin/chromium
+
+# The suite in two passes. First every test but those marked serial, in WORKERS processes
+# (pytest-xdist): most tests wait for a browser, a child process or a simulated machine more
+# than they compute, so more workers than cores pay (benchmarks/README.md, "The test suite's
+# time"). Then the serial ones alone: a simulated board whose firmware must react in time on
+# this machine's threads, as a real board does on its own chip. Both passes always run.
+WORKERS ?= 4
+SUITE := $(PY) -m pytest -q -n $(WORKERS) --dist worksteal -m "not serial"; parallel=$$?; \
+	$(PY) -m pytest -q -m serial && exit $$parallel
 
 run: $(VENV)/.run
 	$(VENV)/bin/uno-attack run --demo $(RUN_ARGS)
@@ -31,7 +40,7 @@ test-busy: $(VENV)/.test chromium
 	@hogs=""; for i in $$(seq $$(nproc)); do sh -c 'while :; do :; done' & hogs="$$hogs $$!"; done; \
 	trap 'kill $$hogs' EXIT INT TERM; \
 	echo "running the suite beside $$(nproc) busy processes"; \
-	$(PY) -m pytest -q
+	$(SUITE)
 
 # The kernel tier (tests/kernel/README.md): the launcher's own code on a real Linux GPIO chip (the
 # kernel's gpio-sim, in a QEMU guest) with the real lgpio, one pytest session inside the guest.
@@ -58,9 +67,14 @@ typecheck: $(VENV)/.test
 	$(VENV)/bin/mypy
 
 pytest: $(VENV)/.test
-	$(PY) -m pytest -q
+	$(SUITE)
 
-# The main screens at three sizes in English and Chinese, into screenshots/ (not committed).
+# The suite's wall and CPU time, the load around it and its slowest tests (tools/suite_times.py).
+suite-times: $(VENV)/.test chromium
+	$(PY) tools/suite_times.py
+
+# The main screens at three sizes and the hall's wall board at 1920x1080 and a tablet's size,
+# in English and Chinese, into screenshots/ (not committed).
 screenshots: $(VENV)/.test chromium
 	$(PY) -m tests.e2e.screens screenshots
 
@@ -73,9 +87,12 @@ firmware-test: $(VENV)/.test
 	$(VENV)/bin/micropython tests/firmware/mpy/run.py firmware
 
 # The reliability suite's long versions (kill -9 loop, floods, thread stress): each test prints
-# one JSON line with what it measured.
+# one JSON line with what it measured. Then the property tests explore: new random examples,
+# twenty times as many as `make test` checks (tests/exploring.py).
 soak: $(VENV)/.test
 	UNO_ATTACK_SOAK=1 $(PY) -m pytest tests/reliability -q -s --timeout 1800
+	UNO_ATTACK_SOAK=1 $(PY) -m pytest tests/engine tests/fastsim tests/firmware -q \
+	  -n $(WORKERS) --timeout 3600
 
 # Copy firmware/ to the Pico launcher board (MicroPython already flashed; firmware/README.md).
 # PORT=/dev/ttyACM0 picks the port, PROFILE=pico writes board.json from a pin profile.

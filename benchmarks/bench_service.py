@@ -41,10 +41,10 @@ SETUP = {"players": ["Ann", "Bob", "Cy", "Di"], "game": "attack", "first_dealer"
 class Listener(threading.Thread):
     """An SSE client that stamps the arrival of every record id."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, path: str = "/api/events") -> None:
         super().__init__(daemon=True)
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        self.connection.request("GET", "/api/events")
+        self.connection.request("GET", path)
         self.response = self.connection.getresponse()
         self.arrived: dict[int, float] = {}
         self.ready = threading.Event()

@@ -7,11 +7,14 @@ documented reference (every key, its default and its meaning), and parses to the
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Literal
 
+from controller.hall.urls import table_url
 from controller.policy import PROFILES
 from controller.policy.custom_profiles import NAME, NAME_RULE
 from controller.sections import ConfigError, Section, build_section
@@ -33,6 +36,8 @@ class ServiceConfig(Section):
     connections: int = field(default=500, metadata={"ge": 16, "le": 100_000})
     streams: int = field(default=200, metadata={"ge": 1, "le": 100_000})
     admin_password: str = ""
+    # Announce the table on the network (mDNS/DNS-SD), so a hall board finds it by itself.
+    announce: bool = True
 
 
 @dataclass(frozen=True)
@@ -85,19 +90,116 @@ class DemoConfig(Section):
 
 
 @dataclass(frozen=True)
+class HallConfig(Section):
+    """`uno-attack hall`: the wall board that follows several tables (docs/HALL.md)."""
+
+    SECTION = "hall"
+
+    host: str = "0.0.0.0"
+    port: int = field(default=8090, metadata={"ge": 1, "le": 65535})
+    title: str = "UNO Attack"
+    tables: tuple[str, ...] = ()  # the tables' addresses; none: found on the network
+    since: str = ""  # only matches started at or after this local time count (ISO 8601)
+
+    def check(self) -> None:
+        for url in self.tables:
+            try:
+                table_url(url)
+            except ValueError as error:
+                raise self.error("tables", str(error)) from None
+        if self.since:
+            try:
+                datetime.fromisoformat(self.since)
+            except ValueError:
+                raise self.error(
+                    "since",
+                    'must be a date or a date and time, like "2025-06-14" or "2025-06-14 13:00"',
+                ) from None
+
+    @property
+    def since_time(self) -> float | None:
+        """`since` as Unix seconds (a time without a zone is this machine's), or None."""
+        return datetime.fromisoformat(self.since).timestamp() if self.since else None
+
+
+TABLE_ID = re.compile(r"[a-z0-9][a-z0-9_-]{0,31}")
+TABLE_ID_RULE = "1 to 32 of a-z, 0-9, - and _, starting with a letter or digit"
+TableLauncher = Literal["gpio", "board", "sim", "fake-board", "none"]
+
+
+@dataclass(frozen=True)
+class TableEntry(Section):
+    """One table of a service with several (`[[tables]]`): its id (its URLs are /t/<id>/), name,
+    PIN and language (by default [table]'s) and its launcher: the Pi's own pins (`gpio`, with
+    `pin_profile`), a Pico board over USB (`board`, told apart by its USB `serial_number`), the
+    simulated launcher (`sim`), a fake board (`fake-board`: the board's serial code, no
+    hardware) or none (`none`: score-only, or the cards typed in)."""
+
+    SECTION = "tables"
+
+    id: str
+    name: str = ""  # shown at the top of its scoreboard; empty: the id
+    pin: str = "1234"
+    language: Literal["en", "zh-CN"] = "en"
+    launcher: TableLauncher = "none"
+    pin_profile: str = "hbridge"
+    serial_number: str = ""
+
+    def check(self) -> None:
+        if not TABLE_ID.fullmatch(self.id):
+            raise self.error("id", f"must be {TABLE_ID_RULE}, not {self.id!r}")
+        if not (self.pin.isascii() and self.pin.isdigit() and 4 <= len(self.pin) <= 8):
+            raise self.error("pin", "must be 4 to 8 digits (0-9)")
+        if self.serial_number and self.launcher != "board":
+            raise self.error("serial_number", 'only a launcher = "board" has one')
+
+    @property
+    def title(self) -> str:
+        return self.name or self.id
+
+
+@dataclass(frozen=True)
 class Config:
     service: ServiceConfig = field(default_factory=ServiceConfig)
     table: TableConfig = field(default_factory=TableConfig)
     launcher: LauncherConfig = field(default_factory=LauncherConfig)
     demo: DemoConfig = field(default_factory=DemoConfig)
+    hall: HallConfig = field(default_factory=HallConfig)
+    # [[tables]]: the tables of a service with several; none: the one table of [table]
+    tables: tuple[TableEntry, ...] = ()
+
+    def __post_init__(self) -> None:
+        check_tables(self.tables)
 
     @property
     def data_path(self) -> Path:
         return Path(self.service.data_dir)
 
 
+def check_tables(tables: tuple[TableEntry, ...]) -> None:
+    """Several tables must be told apart: ids, and the boards' serial numbers, unique; the
+    Pi's pins drive one table at most."""
+    ids = [entry.id for entry in tables]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        raise ConfigError(f"[[tables]]: the id {twice[0]!r} is given to two tables")
+    on_pins = [entry.id for entry in tables if entry.launcher == "gpio"]
+    if len(on_pins) > 1:
+        raise ConfigError(
+            f'[[tables]]: tables {", ".join(on_pins)} all have launcher = "gpio": the Pi\'s '
+            'pins drive one launcher; put the others on boards (launcher = "board")'
+        )
+    boards = [entry for entry in tables if entry.launcher == "board"]
+    numbers = [entry.serial_number for entry in boards]
+    if len(boards) > 1 and ("" in numbers or len(set(numbers)) < len(numbers)):
+        raise ConfigError(
+            "[[tables]]: with several boards, give each table's its own serial_number "
+            "(`python3 -m serial.tools.list_ports -v` shows each board's SER=...)"
+        )
+
+
 SECTIONS: dict[str, type[Section]] = {
-    cls.SECTION: cls for cls in (ServiceConfig, TableConfig, LauncherConfig, DemoConfig)
+    cls.SECTION: cls for cls in (ServiceConfig, TableConfig, LauncherConfig, DemoConfig, HallConfig)
 }
 
 
@@ -107,18 +209,41 @@ def parse_config(text: str, source: str = "config") -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{source}: not valid TOML: {error}") from None
-    sections = {}
+    sections: dict[str, object] = {}
+    entries = data.pop("tables", [])
     for name, table in data.items():
         cls = SECTIONS.get(name)
         if cls is None:
             raise ConfigError(
-                f"{source}: unknown section [{name}] (expected one of: {', '.join(SECTIONS)})"
+                f"{source}: unknown section [{name}] (expected one of: {', '.join(SECTIONS)}, "
+                "or [[tables]])"
             )
         try:
             sections[name] = build_section(cls, table)
         except ConfigError as error:
             raise ConfigError(f"{source}: {error}") from None
-    return Config(**sections)  # type: ignore[arg-type]
+    shared = sections.get("table", TableConfig())
+    assert isinstance(shared, TableConfig)
+    try:
+        sections["tables"] = table_entries(entries, shared)
+        return Config(**sections)  # type: ignore[arg-type]
+    except ConfigError as error:
+        raise ConfigError(f"{source}: {error}") from None
+
+
+def table_entries(entries: object, shared: TableConfig) -> tuple[TableEntry, ...]:
+    """The `[[tables]]` array, each entry's PIN and language [table]'s unless it gives its own."""
+    if not isinstance(entries, list):
+        raise ConfigError(f"tables must be an array of tables ([[tables]]), got {entries!r}")
+    built = []
+    for number, entry in enumerate(entries, 1):
+        if isinstance(entry, dict):
+            entry = {"pin": shared.pin, "language": shared.language} | entry
+        try:
+            built.append(build_section(TableEntry, entry))
+        except ConfigError as error:
+            raise ConfigError(f"[[tables]] number {number}: {error}") from None
+    return tuple(built)
 
 
 def load_config(path: Path | str | None) -> Config:

@@ -1,9 +1,10 @@
 """Typed, bounds-checked configuration sections: TOML tables to frozen dataclasses and back.
 
 A section is a frozen dataclass whose fields carry their bounds in `metadata` (``ge``, ``gt``,
-``le``, ``pin``). Values are checked on construction, however the section was built, and every
-error names ``section.key`` (the Klipper habit: an unknown or bad option is an error that says
-where). `build_section` adds the checks only a text file needs: unknown and missing keys.
+``le``, ``pin``); a list is a ``tuple[T, ...]`` field (a TOML array, kept as a tuple). Values are
+checked on construction, however the section was built, and every error names ``section.key``
+(the Klipper habit: an unknown or bad option is an error that says where). `build_section` adds
+the checks only a text file needs: unknown and missing keys.
 """
 
 from __future__ import annotations
@@ -50,6 +51,9 @@ class Section:
             value = getattr(self, f.name)
             name = f"{self.SECTION}.{f.name}"
             _check_type(name, value, hints[f.name], self.ERROR)
+            if isinstance(value, list):
+                value = tuple(value)
+                object.__setattr__(self, f.name, value)
             _check_bounds(name, value, f.metadata, self.ERROR)
             if isinstance(value, int) and not isinstance(value, bool):
                 object.__setattr__(self, f.name, _coerce(value, hints[f.name]))
@@ -80,6 +84,9 @@ def _matches(value: object, hint: Any) -> bool:
         return any(_matches(value, arg) for arg in get_args(hint))
     if hint is type(None):
         return value is None
+    if origin is tuple:
+        item = get_args(hint)[0]
+        return isinstance(value, list | tuple) and all(_matches(v, item) for v in value)
     if hint is float:
         return isinstance(value, int | float) and not isinstance(value, bool)
     if hint is int:
@@ -95,6 +102,8 @@ def _describe(hint: Any) -> str:
         return " or ".join(_describe(a) for a in get_args(hint))
     if hint is type(None):
         return "nothing"
+    if origin is tuple:
+        return f"a list of {_describe(get_args(hint)[0]).removeprefix('a ')}s"
     return {int: "an integer", float: "a number", bool: "true or false", str: "a string"}.get(
         hint, str(hint)
     )
@@ -142,7 +151,9 @@ def dump_section(section: Section) -> str:
 
 
 def toml_value(value: object) -> str:
-    """A scalar as TOML text."""
+    """A scalar, or a list of them, as TOML text."""
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(toml_value(item) for item in value) + "]"
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int | float):

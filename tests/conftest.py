@@ -1,4 +1,4 @@
-"""Fixtures shared by every test folder."""
+"""Fixtures shared by every test folder, and the property tests' hypothesis profile."""
 
 from __future__ import annotations
 
@@ -7,10 +7,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from controller.store import Store
 from controller.table.service import TableService
+from tests.exploring import PROFILE
 from tests.serving import serve
+
+settings.load_profile(PROFILE)
 
 
 @pytest.fixture

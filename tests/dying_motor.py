@@ -8,6 +8,8 @@ killed. If the eject ends (its guard died, and the launcher stopped it) it says 
 REASON``, tries one more eject and says ``refused WHY`` or ``ran``. With ``--hang-on-usr1``,
 SIGUSR1 hangs the whole interpreter (a C loop that never lets go of the GIL), as a wedged
 process does. Core dumps are off (SIGQUIT and SIGABRT would leave them in the checkout).
+Ctrl-C and Ctrl-\\ act as they do on a program started from a terminal, even when the tests run
+in the background (where a shell starts every command with SIGINT and SIGQUIT ignored).
 The helpers start it, wait for the motor, signal it and read what the lines did.
 """
 
@@ -200,6 +202,8 @@ def main(argv: list[str]) -> None:
     from tests.kernel_gpio import factory
 
     resource.setrlimit(resource.RLIMIT_CORE, (0, resource.getrlimit(resource.RLIMIT_CORE)[1]))
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
     if "--hang-on-usr1" in argv:
         signal.signal(signal.SIGUSR1, _hang)
     profile = load_pin_profile(argv[0])

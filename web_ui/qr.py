@@ -21,13 +21,16 @@ LOCAL = ("localhost", "127.0.0.1", "::1", "[::1]")
 
 
 def table_url() -> str:
-    """The scoreboard's address as a phone on the same Wi-Fi can open it."""
+    """The scoreboard's address as a phone on the same Wi-Fi can open it (a table of several
+    with its `/t/<id>/`)."""
     url = urlsplit(request.host_url)
+    path = f"{request.script_root}/"
     if url.hostname not in LOCAL:
-        return request.host_url
+        return request.host_url + path[1:]
     lan = lan_addresses()
     port = f":{url.port}" if url.port else ""
-    return f"{url.scheme}://{lan[0]}{port}/" if lan else request.host_url
+    host = f"{url.scheme}://{lan[0]}{port}/" if lan else request.host_url
+    return host + path[1:]
 
 
 def qr_svg(text: str) -> bytes:

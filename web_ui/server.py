@@ -6,6 +6,9 @@ a complete `GET /api/events` is handed to the stream loop instead of a worker th
 streams never take the threads commands need. The stream loop is told whether the request
 is the table's own (`rightful`: from this machine, 127.0.0.1 or ::1, or with the cookie of an
 unlocked tablet, as `security.unlocked` tells): those always get a stream (`fanout.py`).
+A service of several tables (`tables.Tables`) has a stream loop for each table, and
+`/t/<id>/api/events` goes to that table's (`/api/events` to the first's); the cap on streams
+is shared out among them evenly, so the tables together hold no more than `streams`.
 
 Slow clients are cut off:
 
@@ -70,6 +73,7 @@ import resource
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -87,6 +91,7 @@ from .fanout import Fanout, Request
 from .limits import MAX_BODY
 from .stream import HEARTBEAT
 from .table_access import table_service
+from .tables import Tables
 
 log = logging.getLogger(__name__)
 
@@ -169,9 +174,19 @@ class Channel(HTTPChannel):  # type: ignore[misc]
         return clock - self.began > limit
 
 
+@dataclass(frozen=True)
+class StreamDoor:
+    """Where one table's `GET /api/events` goes: its stream loop, and how to tell whether a
+    request carries the cookie of a tablet unlocked at that table."""
+
+    fanout: Fanout
+    rights: Callable[[Any], bool]
+
+
 class ScoreboardServer(TcpWSGIServer):  # type: ignore[misc]
-    """Waitress with the streams handed to `fanout`, deadlines for slow requests and the
-    oldest idle connection closed for a new one past the connection limit."""
+    """Waitress with the streams handed to their table's `Fanout` (`doors`: by the stream's
+    path), deadlines for slow requests and the oldest idle connection closed for a new one
+    past the connection limit."""
 
     channel_class = Channel
     next_channel_cleanup: float = 0
@@ -180,14 +195,12 @@ class ScoreboardServer(TcpWSGIServer):  # type: ignore[misc]
     def __init__(
         self,
         app: Any,
-        fanout: Fanout | None,
+        doors: dict[str, StreamDoor],
         *,
-        rights: Callable[[Any], bool] = lambda request: False,
         head_timeout: float = HEAD_TIMEOUT,
         **settings: Any,
     ) -> None:
-        self.fanout = fanout
-        self.rights = rights
+        self.doors = doors
         self.head_timeout = head_timeout
         self.by_address: dict[str, dict[Channel, None]] = {}  # oldest first
         self.order: dict[Channel, None] = {}  # every connection, oldest first
@@ -261,21 +274,28 @@ class ScoreboardServer(TcpWSGIServer):  # type: ignore[misc]
                 del self.by_address[channel.address]
 
     def add_task(self, channel: Channel) -> None:
-        """Waitress's loop thread, a request is complete: a stream goes to the fan-out."""
+        """Waitress's loop thread, a request is complete: a stream goes to its table's fan-out."""
         request = channel.requests[0]
-        if self.fanout is None or not _is_stream(request):
+        door = self._door(request)
+        if door is None:
             super().add_task(channel)
             return
         sock = channel.socket
         channel.del_channel()  # out of waitress's map; the socket stays open for the stream
         channel.socket, channel.connected = None, False
         last = request.headers.get("LAST_EVENT_ID") or _query_last(request.query)
-        rightful = channel.own or self.rights(request)
-        self.fanout.adopt(sock, Request(channel.address, last, rightful))
+        rightful = channel.own or door.rights(request)
+        door.fanout.adopt(sock, Request(channel.address, last, rightful))
+
+    def _door(self, request: Any) -> StreamDoor | None:
+        """The table whose event stream the request asks for, or None (not a stream)."""
+        if request.command != "GET" or request.error:
+            return None
+        return self.doors.get(request.path)
 
     def close(self) -> None:
-        if self.fanout is not None:
-            self.fanout.stop()
+        for fanout in dict.fromkeys(door.fanout for door in self.doors.values()):
+            fanout.stop()
         super().close()
 
     def maintenance(self, now: float) -> None:
@@ -291,10 +311,6 @@ class ScoreboardServer(TcpWSGIServer):  # type: ignore[misc]
             self.in_connection_overflow = False  # accept again: a new one closes that one
 
 
-def _is_stream(request: Any) -> bool:
-    return bool(request.command == "GET" and request.path == STREAM_PATH and not request.error)
-
-
 def _query_last(query: str) -> str | None:
     for part in query.split("&"):
         name, _, value = part.partition("=")
@@ -304,7 +320,7 @@ def _query_last(query: str) -> str | None:
 
 
 def create_server(
-    app: Flask,
+    app: Flask | Tables,
     *,
     host: str,
     port: int,
@@ -314,21 +330,20 @@ def create_server(
     head_timeout: float | None = None,
     ident: str = "uno-attack",
 ) -> ScoreboardServer:
-    """The server for `app` (a scoreboard app from `create_app`), listening on host:port,
-    with its table's stream loop started. `.run()` serves; `close()` stops both. At most
-    `connections` connections and `streams` streams (default: the config's); ConfigError
-    if they do not fit the process's open-file limit. A request head must arrive within
-    `head_timeout` seconds (default `HEAD_TIMEOUT`)."""
+    """The server for `app` (a scoreboard app from `create_app`, or a service's `Tables`),
+    listening on host:port, with each table's stream loop started. `.run()` serves; `close()`
+    stops them all. At most `connections` connections and `streams` streams (default: the
+    config's), shared out evenly among the tables; ConfigError if they do not fit the
+    process's open-file limit. A request head must arrive within `head_timeout` seconds
+    (default `HEAD_TIMEOUT`)."""
     connections = CONNECTIONS if connections is None else connections
     streams = streams_module.MAX_STREAMS if streams is None else streams
     fit_descriptors(connections, streams, threads)
-    heartbeat = app.config.get("SSE_HEARTBEAT", HEARTBEAT)
-    fanout = Fanout(table_service(app), heartbeat=heartbeat, max_streams=streams)
-    app.extensions["streams"] = fanout
+    routes = app.routes() if isinstance(app, Tables) else [("", app)]
+    doors = stream_doors(routes, streams)
     server = ScoreboardServer(
         app,
-        fanout,
-        rights=partial(has_rights, app),
+        doors,
         head_timeout=HEAD_TIMEOUT if head_timeout is None else head_timeout,
         host=host,
         port=port,
@@ -342,8 +357,23 @@ def create_server(
         max_request_header_size=MAX_HEAD,
         ident=ident,
     )
-    fanout.start()
+    for fanout in dict.fromkeys(door.fanout for door in doors.values()):
+        fanout.start()
     return server
+
+
+def stream_doors(routes: list[tuple[str, Flask]], streams: int) -> dict[str, StreamDoor]:
+    """A stream loop for each table's app (`routes`: its path prefixes, an app under several
+    has one loop), each with an even share of the `streams` cap; by the streams' paths."""
+    apps = list(dict.fromkeys(app for _, app in routes))
+    share = max(1, streams // len(apps))
+    made = {}
+    for app in apps:
+        heartbeat = app.config.get("SSE_HEARTBEAT", HEARTBEAT)
+        fanout = Fanout(table_service(app), heartbeat=heartbeat, max_streams=share)
+        app.extensions["streams"] = fanout
+        made[app] = StreamDoor(fanout, partial(has_rights, app))
+    return {prefix + STREAM_PATH: made[app] for prefix, app in routes}
 
 
 def reserved(threads: int) -> int:

@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "controller.cli.launcher",
     "controller.cli.run",
     "controller.cli.db",
+    "controller.cli.hall",
 )
 
 

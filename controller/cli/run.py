@@ -9,27 +9,28 @@ from __future__ import annotations
 
 import argparse
 import logging
-import secrets
 import signal
 import sys
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Any
+from functools import partial
+from typing import TYPE_CHECKING, Any
 
 from controller.cli import UsageError
+from controller.cli.tables import OpenedTables, OpenTable, web_app
 from controller.config import Config, load_config
-from controller.launcher import LauncherError, load_pin_profile
-from controller.launcher.guard import open_guarded
-from controller.launcher.sim import SimOptions
-from controller.policy import ProfileError
-from controller.policy.custom_profiles import ProfileShelf, read_entry
 from controller.sdnotify import Notifier, Watchdog, watchdog_interval
 from controller.sections import ConfigError
 from controller.stops import FILE as STOP_FILE
 from controller.stops import last_stop
-from controller.store import FILE_NAME, Store, StoreError
-from controller.table import DemoTable, TableService
+from controller.store import StoreError
+from controller.table import TableService
 from web_ui.addresses import urls
+
+if TYPE_CHECKING:
+    from controller.announce import Announcer
 
 log = logging.getLogger("uno-attack")
 
@@ -57,6 +58,12 @@ def register(commands: Any) -> None:
         metavar="N",
         help="with --demo: bots and the simulated launcher run N times faster (default 1)",
     )
+    parser.add_argument(
+        "--no-announce",
+        action="store_true",
+        help="do not announce the table on the network for hall boards (config: "
+        "[service] announce)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -73,13 +80,12 @@ def run(args: argparse.Namespace) -> int:
 
 def _serve(config: Config, demo_table: bool, speed: float) -> int:
     started = time.monotonic()
-    with _opened(config, demo_table, speed) as (service, demo):
-        from web_ui.app import create_app
+    with OpenedTables(config, demo_table, speed) as opened:
         from web_ui.server import create_server
 
-        app = create_app(service, config, secret_key=_secret(service), demo=demo)
+        tables = opened.tables
         server = create_server(
-            app,
+            web_app(config, opened),
             host=config.service.host,
             port=config.service.port,
             threads=config.service.threads,
@@ -90,44 +96,102 @@ def _serve(config: Config, demo_table: bool, speed: float) -> int:
         addresses = urls(config)
         for url in addresses:
             print(f"Scoreboard: {url}", flush=True)
-        if demo is not None:
+        if len(tables) > 1:
+            for table in tables:
+                plan = table.plan
+                print(f"Table {plan.table_id} ({plan.table.name}): "
+                      f"{addresses[0]}t/{plan.table_id}/", flush=True)  # fmt: skip
+        if demo_table:
             print(demo_banner(speed), flush=True)
         log.info("ready in %.2f s", time.monotonic() - started)
-        notifier = systemd_hooks(service, config, addresses[0])
+        notifier = systemd_hooks([table.service for table in tables], config, addresses[0])
+        announcer = _announce(config, tables)
         try:
             server.run()
         finally:
             notifier.stopping()
+            if announcer is not None:
+                announcer.close()
             server.close()
     return 0
 
 
-def systemd_hooks(service: TableService, config: Config, url: str) -> Notifier:
-    """Tell systemd we are up, keep it informed, and ping its watchdog from the owner loop."""
+def _announce(config: Config, tables: list[OpenTable]) -> Announcer | None:
+    """Announce the tables on the network for hall boards, unless the config says not to:
+    at the address the service is bound to, or else this machine's LAN address."""
+    if not config.service.announce:
+        return None
+    from controller.announce import AnnouncedTable, Announcer
+    from web_ui.addresses import lan_addresses
+
+    host = config.service.host
+    addresses = lan_addresses() if host in ("0.0.0.0", "::", "") else [host]
+    announced = [
+        AnnouncedTable(t.plan.table_id, f"/t/{t.plan.table_id}/" if i else "/", t.plan.table.name)
+        for i, t in enumerate(tables)
+    ]
+    return Announcer(announced, config.service.port, host, addresses).start()
+
+
+def systemd_hooks(services: list[TableService], config: Config, url: str) -> Notifier:
+    """Tell systemd we are up, keep it informed, and ping its watchdog from the owner loops
+    (only while every table's turns)."""
     notifier = Notifier()
     watchdog = Watchdog(notifier, watchdog_interval())
     stopped = last_stop(config.data_path / STOP_FILE)  # written by ExecStopPost after a crash
     if stopped:
         log.warning("restarted: the last run ended badly: %s", stopped)
     prefix = f"restarted after: {stopped}; " if stopped else ""
-    if service.store.lost:  # the journal has which and why (the store said it at its start)
-        first, last = service.store.lost
+    lost = services[0].store.lost
+    if lost:  # the journal has which and why (the store said it at its start)
+        first, last = lost
         prefix += f"{last - first + 1} acknowledged records missing from the event log; "
-    reporter = StatusReporter(notifier, service, prefix)
-    service.on_tick.extend([watchdog.tick, reporter.tick])
-    notifier.ready(f"scoreboard at {url}, launcher {config.launcher.backend}")
+    reporter = StatusReporter(notifier, services, prefix)
+    turning = EveryLoop(watchdog.tick, len(services))
+    for index, service in enumerate(services):
+        service.on_tick.append(partial(turning.tick, index))
+    services[0].on_tick.append(reporter.tick)
+    launchers = "launcher " + config.launcher.backend if len(services) == 1 else (
+        f"{len(services)} tables"
+    )  # fmt: skip
+    notifier.ready(f"scoreboard at {url}, {launchers}")
     return notifier
 
 
-class StatusReporter:
-    """A `STATUS=` line for `systemctl status` whenever the table's state says something new."""
+class EveryLoop:
+    """Calls `then()` once every one of `count` loops has ticked since the last call: a
+    watchdog fed only while all the tables' owner loops turn."""
 
-    def __init__(self, notifier: Notifier, service: TableService, prefix: str = "") -> None:
-        self.notifier, self.service, self.prefix = notifier, service, prefix
+    def __init__(self, then: Callable[[], None], count: int) -> None:
+        self.then, self.count = then, count
+        self._lock = threading.Lock()
+        self._seen: set[int] = set()
+
+    def tick(self, loop: int) -> None:
+        with self._lock:
+            self._seen.add(loop)
+            if len(self._seen) < self.count:
+                return
+            self._seen.clear()
+        self.then()
+
+
+class StatusReporter:
+    """A `STATUS=` line for `systemctl status` whenever the tables' state says something new."""
+
+    def __init__(self, notifier: Notifier, services: list[TableService], prefix: str = "") -> None:
+        self.notifier, self.services, self.prefix = notifier, services, prefix
         self._last = ""
 
     def tick(self) -> None:
-        line = self.prefix + status_line(self.service.snapshot())
+        if len(self.services) == 1:
+            line = status_line(self.services[0].snapshot())
+        else:
+            line = "; ".join(
+                f"{service.table_id}: {status_line(service.snapshot())}"
+                for service in self.services
+            )
+        line = self.prefix + line
         if line != self._last:
             self._last = line
             self.notifier.status(line)
@@ -179,7 +243,11 @@ def _config(args: argparse.Namespace) -> Config:
         service = replace(service, port=args.port)
     if args.data_dir:
         service = replace(service, data_dir=args.data_dir)
+    if args.no_announce:
+        service = replace(service, announce=False)
     launcher = config.launcher
+    if args.launcher and config.tables:
+        raise UsageError("--launcher is for a service of one table: [[tables]] name each one's")
     if args.launcher:
         launcher = replace(launcher, backend=args.launcher)
     if args.demo and launcher.backend in ("auto", "gpio"):
@@ -196,106 +264,6 @@ def _fit_descriptors(config: Config) -> None:
         fit_descriptors(service.connections, service.streams, service.threads)
     except ConfigError as error:
         raise UsageError(str(error)) from None
-
-
-class _opened:
-    """Store, launcher and table service, closed in reverse order whatever happens."""
-
-    def __init__(self, config: Config, demo: bool, speed: float = 1.0) -> None:
-        self.config, self.demo, self.speed = config, demo, speed
-        self.closers: list[Any] = []
-
-    def __enter__(self) -> tuple[TableService, DemoTable | None]:
-        try:
-            return self._open()
-        except BaseException:
-            self.__exit__()
-            raise
-
-    def _open(self) -> tuple[TableService, DemoTable | None]:
-        config = self.config
-        # Only the demo makes its data directory: a missing one elsewhere is a disk that
-        # was not mounted, and starting an empty log there would hide the real one.
-        store = Store(config.data_path / FILE_NAME, create_dir=self.demo)
-        self.closers.append(store.close)
-        shelf, eject_profile = eject_profiles(config)
-        launcher = None
-        if config.launcher.backend != "none":
-            try:
-                # a guard process stops the motor if this one dies
-                launcher = open_guarded(**_launcher_args(config, self.speed))
-            except (LauncherError, ValueError, OSError) as error:
-                raise UsageError(f"cannot open the launcher: {error}") from None
-            self.closers.append(launcher.close)
-        service = TableService(
-            store,
-            launcher=launcher,
-            suspense=config.launcher.suspense / self.speed,
-            deal_pause=config.launcher.deal_pause / self.speed,
-            eject_profile=eject_profile,
-            eject_profiles=shelf,
-        )
-        self.closers.append(service.stop)
-        demo = None
-        if self.demo:
-            demo = DemoTable(
-                service, players=config.demo.players, pace=config.demo.pace, speed=self.speed
-            )
-        service.start()
-        return service, demo
-
-    def __exit__(self, *_: object) -> None:
-        while self.closers:
-            closer = self.closers.pop()
-            try:
-                closer()
-            except Exception:
-                log.exception("while shutting down")
-
-
-def eject_profiles(config: Config) -> tuple[ProfileShelf, str]:
-    """The table's eject profiles and the name of the one a set-up gets by default, checked:
-    a custom profile that is missing or broken stops the start with a message (exit 2)."""
-    file = config.launcher.eject_profile_file
-    shelf = ProfileShelf.for_data_dir(config.data_path, [file] if file else [])
-    name = file.stem if file else config.launcher.eject_profile
-    refused = read_entry(file).error if file else None  # a file named like a built-in, too
-    try:
-        if refused is not None:
-            raise ProfileError(refused)
-        shelf.load(name)
-    except ProfileError as error:
-        raise UsageError(f"[launcher] eject_profile: {error}") from None
-    return shelf, name
-
-
-# --- a faster demo: the simulated cards run faster and the ejector's timings shrink alike ---
-FASTEST_CARDS = 10.0  # beyond this a simulated card's beam pulse nears the sensor filter
-
-
-def _launcher_args(config: Config, speed: float) -> dict[str, Any]:
-    args: dict[str, Any] = {"profile": config.launcher.pin_profile}
-    args["backend"] = config.launcher.backend
-    if speed == 1 or config.launcher.backend != "sim":
-        return args
-    scale = 1 / min(speed, FASTEST_CARDS)
-    profile = load_pin_profile(config.launcher.pin_profile)
-    args["profile"] = profile.with_ejector(**profile.ejector.scaled(scale).__dict__)
-    args["sim"] = SimOptions(time_scale=scale)
-    return args
-
-
-# --- end of the faster demo ---
-
-
-def _secret(table: TableService) -> str:
-    """The key that signs session cookies, kept in the table's settings so tablets stay
-    unlocked."""
-    key = table.setting("secret_key")
-    if key is None:
-        key = secrets.token_hex(32)
-        table.set_setting("secret_key", key)
-    return key
 
 
 def _exit_on_sigterm(signum: int, _frame: object) -> None:

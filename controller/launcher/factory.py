@@ -6,8 +6,8 @@
   including the Pi 5), or through the `pin_factory` you pass (a jig's mock pins in tests).
 * ``"sim"``: a `SimulatedLauncher` on fresh mock pins (or on the `MockFactory` you pass).
 * ``"serial"``: a Pico launcher board over USB serial (controller/launcher/board/, firmware/);
-  ``port`` names the port, else ``$UNO_ATTACK_SERIAL_PORT``, ``/dev/uno-launcher`` or the Pico's
-  USB id.
+  ``port`` names the port, or ``serial_number`` the board's USB serial number, else
+  ``$UNO_ATTACK_SERIAL_PORT``, ``/dev/uno-launcher`` or the Pico's USB id.
 * ``"fake-serial"``: the same serial code against a fake board (the real firmware on the
   simulator, behind a pty); with `pin_factory`, the board's pins are those mock pins.
 * ``"auto"`` (default): ``$UNO_ATTACK_BACKEND`` if set, else ``gpio`` on a Raspberry Pi and ``sim``
@@ -212,6 +212,7 @@ def open_launcher(
     sim: SimOptions | None = None,
     clock: Clock = time.monotonic,
     port: str | None = None,
+    serial_number: str | None = None,
 ) -> Launcher:
     """Open the launcher for `profile` (a `PinProfile`, a shipped name, or a path).
 
@@ -225,8 +226,9 @@ def open_launcher(
         from controller.launcher.board import open_serial_launcher
 
         return open_serial_launcher(
-            profile, resolved, port=port, pin_factory=pin_factory, sim=sim, clock=clock
-        )
+            profile, resolved, port=port, serial_number=serial_number,
+            pin_factory=pin_factory, sim=sim, clock=clock,
+        )  # fmt: skip
     if resolved == "gpio":
         if pin_factory is not None:
             return Launcher(profile, pin_factory=pin_factory, clock=clock)

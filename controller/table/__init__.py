@@ -9,10 +9,12 @@ checks it); the table's own modules import each other directly.
 from .codec import InvalidInput, clean_name, clean_names, record_to_dict, whole_number
 from .demo import DemoTable
 from .hub import Message, Subscription
-from .service import TableService
+from .service import MAIN, TableService
+from .session import check_setup
 from .summaries import MatchSummary, Published, summarize
 
 __all__ = [
+    "MAIN",
     "DemoTable",
     "InvalidInput",
     "MatchSummary",
@@ -20,6 +22,7 @@ __all__ = [
     "Published",
     "Subscription",
     "TableService",
+    "check_setup",
     "clean_name",
     "clean_names",
     "record_to_dict",

@@ -6,16 +6,18 @@ launcher's input thread, the eject policy, the motor and the card sensor (at a t
 one, it says how many cards came out, as people do). A visitor can take a
 seat (`take_seat`) and play it from a tablet; the bots wait for them.
 
-The bots play the matches they set up themselves and any table a person hands them
-(`hand_over`, "Let the bots play"); a table a person sets up is theirs and the bots leave it
-alone until it is handed over, and `take_back` gives the bots' table to the people. Which match
-the bots play is kept in the table's settings, so after a restart they carry on with it by
-themselves. Tablets hear of every change of that (and of the seats people took) as a `demo`
-message. On a score-only table the bots enter each round's result. When the simulated launcher
-runs empty they reload it as players do (the discard pile but its top card); when it jams they
-pull the stuck cards out and correct the presser's hand count by them. A finished match stays
-on the screens for `hold` seconds before the next one. `speed` runs everything that many times
-faster.
+The bots play the matches they set up themselves and any table a person hands them (`hand_over`,
+"Let the bots play"); a table a person sets up is theirs and the bots leave it alone until it is
+handed over, and `take_back` gives the bots' table to the people. At a table whose rounds a
+tournament across tables seats (its state's `tournament`), the bots play each match the tournament
+sets up there if they were playing the table (or nobody was), and never set up one of their own:
+the tournament seats the next round. Which match the bots play is kept in the table's settings,
+so after a restart they carry on with it by themselves. Tablets hear of every change of that
+(and of the seats people took) as a `demo` message. On a score-only table the bots enter each
+round's result. When the simulated launcher runs empty they reload it as players do (the discard
+pile but its top card); when it jams they pull the stuck cards out and correct the presser's
+hand count by them. A finished match stays on the screens for `hold` seconds before the next
+one. `speed` runs everything that many times faster.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ class DemoTable:
         self.own: TableSetup | None = None  # the set-up of the match the bots are playing
         self.held_until: float | None = None  # a finished match stays on screen until then
         self._adopted = False
+        self._seen: TableSetup | None = None  # the set-up of the match last looked at
         self._told: dict[str, Any] | None = None  # the demo view the tablets last heard
         self._rng = rng or random.Random()
         self._clock = clock
@@ -155,9 +158,13 @@ class DemoTable:
         session = self.service.session
         if not self._adopted:
             self._adopt()
+        self._follow_tournament()
         if session is not None and session.setup != self.own:
             return  # a person set this table up: it is theirs
-        if session is None or self._next_match_due(session.match.over):
+        if self._in_tournament():
+            if session is None or session.match.over:
+                return  # the tournament seats the next round, not the bots
+        elif session is None or self._next_match_due(session.match.over):
             self._command({"type": "setup", "setup": self._setup()})
             self.own = self.service.session.setup if self.service.session else None
             self.humans = {seat for seat in self.humans if seat < self.players}
@@ -179,6 +186,31 @@ class DemoTable:
             self._enter_hand(game)
         elif game.phase is Phase.PLAYING:
             self._play(game)
+
+    def _in_tournament(self) -> bool:
+        """Whether a tournament under way seats this table's rounds (an open one does not)."""
+        tournament = self.service.snapshot().get("tournament")
+        return tournament is not None and not tournament["over"] and tournament["kind"] != "open"
+
+    def _follow_tournament(self) -> None:
+        """A new match the tournament set up is the bots' if the match before it was theirs
+        (or there was none)."""
+        session = self.service.session
+        setup = None if session is None else session.setup
+        if setup is None or setup == self._seen:
+            return
+        theirs_before = self._seen is None or self._seen == self.own
+        self._seen = setup
+        if theirs_before and self._set_up_by().startswith("tournament:"):
+            self.own = setup
+            self.humans.clear()
+            self._remember()
+
+    def _set_up_by(self) -> str:
+        """The actor of the current match's set-up record."""
+        start = self.service.store.match_start(self.service.table_id)
+        setup = self.service.store.records(self.service.table_id, after=start - 1, limit=1)
+        return setup[0].actor if setup else ""
 
     def _adopt(self) -> None:
         """After a restart: the match in the log is the bots' if they set it up or it was

@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any
 from controller.engine import EngineError, IllegalAction
 from controller.policy import PROFILES, Policy, ProfileError
 from controller.policy.custom_profiles import ProfileShelf, profile_params
-from controller.store import Record, SetAside, Store, StoreError
+from controller.store import LOSSES, Record, SetAside, Store, StoreError
 
 from .codec import InvalidInput, record_to_dict
 from .hub import Hub, Message, Subscription
@@ -54,6 +54,7 @@ UNSEEN_BY_UNDO = frozenset({"clear"})  # logged, but no step of the game: undo l
 UNDO_DEPTH = 64  # undoable steps kept as checkpoints; an undo deeper than that replays the match
 TICK = 0.25  # seconds: how often an idle owner thread wakes (watchdog, demo pace)
 COMMAND_TIMEOUT = 15.0  # seconds a tablet's command may wait for the owner thread
+MAIN = "main"  # the id of a service's only table
 
 
 class Unreplayable(Exception):
@@ -97,7 +98,7 @@ class TableService:
         self,
         store: Store,
         *,
-        table_id: str = "main",
+        table_id: str = MAIN,
         launcher: Launcher | None = None,
         suspense: float = 0.0,
         deal_pause: float = 0.0,
@@ -125,6 +126,7 @@ class TableService:
         # steps an undo can reach, oldest first: an undo rewinds instead of replaying
         self._history = MatchHistory(store, table_id)
         self._set_aside: tuple[SetAside, ...] = ()  # what was set aside since the set-up
+        self._tournament: dict[str, Any] | None = None  # the tournament's view, for this table
         self._stopping = threading.Event()
         self.launcher_side = TableLauncher(
             self, launcher, policy=policy, rng=rng, suspense=suspense, deal_pause=deal_pause
@@ -273,13 +275,33 @@ class TableService:
         """Tell every open scoreboard something to show briefly: `event: notice`."""
         self.hub.publish(Message("notice", {"code": code, "text": text, **details}))
 
+    def show_tournament(self, view: dict[str, Any] | None) -> None:
+        """The tournament this table plays in, as its scoreboards show it (None: none); the
+        state's `tournament` from now on, and every open scoreboard hears it at once
+        (`event: tournament`). Any thread: it is done on the owner thread, without waiting."""
+
+        def show() -> None:
+            self._tournament = view
+            self._snapshot = self._snapshot | {"tournament": view}
+            self.hub.publish(Message("tournament", {"tournament": view}))
+
+        self.post(show)
+
     # --- the table's settings, kept in its log's file (any thread) ---
 
     def setting(self, key: str) -> str | None:
-        return self.store.setting(key)
+        return self.store.setting(self._setting_key(key))
 
     def set_setting(self, key: str, value: str) -> None:
-        self.store.set_setting(key, value)
+        self.store.set_setting(self._setting_key(key), value)
+
+    def _setting_key(self, key: str) -> str:
+        """Where the log's file keeps this table's `key`: the first table of a log, "main",
+        under the key itself (as a service of one table always has), another table under
+        "<id>:<key>"; what the log says of itself (records found missing) is every table's."""
+        if self.table_id == MAIN or key == LOSSES:
+            return key
+        return f"{self.table_id}:{key}"
 
     @property
     def log_path(self) -> Path:
@@ -316,8 +338,10 @@ class TableService:
 
     def launcher_changed(self, *, announce: bool) -> None:
         """Owner thread: the launcher side's view changed. The state shows it, and with
-        `announce` every open scoreboard hears it at once (`event: launcher`)."""
-        self._refresh()
+        `announce` every open scoreboard hears it at once (`event: launcher`). Only the state's
+        `launcher` is new (the rest is as the last change left it): a press's way to the motor
+        (its decision, the launcher firing) does not wait for the whole state to be made."""
+        self._snapshot = self._snapshot | {"launcher": self.launcher_side.view()}
         if announce:
             self.hub.publish(Message("launcher", self.launcher_side.view()))
 
@@ -519,6 +543,7 @@ class TableService:
         state["launcher"] = self.launcher_side.view()
         state["table_id"] = self.table_id
         state["set_aside"] = [_notice_view(notice) for notice in self._set_aside]
+        state["tournament"] = self._tournament
         self._snapshot = state
 
     # ------------------------------------------------------------------ rebuilding

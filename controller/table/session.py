@@ -448,6 +448,14 @@ class TableSession:
         return seating.players
 
 
+def check_setup(data: object) -> None:
+    """Raise InvalidInput (saying why) unless a table would accept `data` as a set-up (with
+    a built-in eject profile when it names none)."""
+    if isinstance(data, dict):
+        data = {"eject_profile": "toy"} | data
+    TableSession(TableSetup.from_dict(data)).snapshot()
+
+
 def record_dict(record: DealRecord) -> dict[str, Any]:
     """A scored deal as JSON-ready values."""
     result: dict[str, Any] = plain(asdict(record))

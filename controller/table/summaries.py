@@ -40,6 +40,7 @@ class MatchSummary:
     winners: tuple[int, ...] = ()
     over: bool = False
     replaced: bool = False  # a later set-up replaced it
+    set_up_by: str = ""  # who set it up (the set-up record's actor: a tablet, the bots, ...)
 
     def to_row(self) -> dict[str, Any]:
         """JSON-ready, as the log's `match_summary` table keeps it (all but `setup_seq`)."""
@@ -53,6 +54,7 @@ class MatchSummary:
             "winners": list(self.winners),
             "over": self.over,
             "replaced": self.replaced,
+            "set_up_by": self.set_up_by,
         }
 
     @classmethod
@@ -68,6 +70,7 @@ class MatchSummary:
             tuple(row["winners"]),
             bool(row["over"]),
             bool(row.get("replaced", True)),
+            str(row.get("set_up_by", "")),
         )
 
 
@@ -99,7 +102,7 @@ class Tally:
     def __init__(self, setup: Record) -> None:
         data = setup.command["setup"]
         options = data.get("options", {})
-        self.setup_seq, self.started = setup.seq, setup.at
+        self.setup_seq, self.started, self.set_up_by = setup.seq, setup.at, setup.actor
         self.players = tuple(data["players"])
         self.mode = data.get("mode", "tracked")
         self.target = options.get("target")
@@ -141,7 +144,7 @@ class Tally:
     def summary(self, *, replaced: bool = False) -> MatchSummary:
         return MatchSummary(
             self.setup_seq, self.started, self.players, self.mode, self.target, self.low_wins,
-            tuple(self.deals), self.winners, self.ended_by is not None, replaced,
+            tuple(self.deals), self.winners, self.ended_by is not None, replaced, self.set_up_by,
         )  # fmt: skip
 
 

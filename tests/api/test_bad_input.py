@@ -298,7 +298,7 @@ def test_a_hostile_name_reaches_systemd_as_part_of_one_line(tmp_path: Path) -> N
     listener.settimeout(10)
     try:
         notifier = Notifier({"NOTIFY_SOCKET": str(tmp_path / "notify")})
-        StatusReporter(notifier, table).tick()
+        StatusReporter(notifier, [table]).tick()
         notifier.send("STATUS=a\nWATCHDOG=trigger", "STATUS=\ud800\x00\u202e")
         messages = [listener.recv(4096).decode("utf-8") for _ in range(2)]
         assert "Bob WATCHDOG=trigger to play" in messages[0]

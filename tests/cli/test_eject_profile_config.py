@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import UsageError
-from controller.cli.run import eject_profiles
+from controller.cli.tables import eject_profiles
 from controller.config import parse_config
 from controller.sections import ConfigError
 

@@ -98,9 +98,17 @@ class Table:
 
         wait_until(served, f"port {port} free to serve again")
 
-    def tablet(self, viewport: dict[str, int] | None = None, *, unlocked: bool = False) -> Any:
-        """A new tablet (its own cookies) showing the scoreboard; unlocked with the PIN if
-        asked (through the API, as the PIN form does)."""
+    def tablet(
+        self,
+        viewport: dict[str, int] | None = None,
+        *,
+        unlocked: bool = False,
+        language: str | None = None,
+        path: str = "/",
+    ) -> Any:
+        """A new tablet (its own cookies) showing `path` (the scoreboard); unlocked with the
+        PIN and set to `language` first if asked (through the API, as the PIN form and the
+        language switch do), so the page loads once."""
         context = self.browser.new_context(viewport=viewport or TABLET, base_url=self.url)
         context.set_default_timeout(TIMEOUT_MS)
         self.contexts.append(context)
@@ -108,15 +116,17 @@ class Table:
         errors: list[str] = []
         page.on("pageerror", lambda error: errors.append(f"{error}\n{error.stack or ''}"))
         page.errors = errors
-        open_page(page, "/")
-        if unlocked:
-            answer = page.request.post(
-                f"{self.url}/api/session/pin",
-                data={"pin": PIN},
-                headers={"X-CSRF-Token": csrf(page)},
-            )
-            assert answer.ok, answer.text()
-            open_page(page, "/")
+        settings = {"pin": {"pin": PIN}} if unlocked else {}
+        if language is not None:
+            settings["language"] = {"language": language}
+        if settings:
+            token = page.request.get(f"{self.url}/api/session").json()["csrf"]
+            for name, data in settings.items():
+                answer = page.request.post(
+                    f"{self.url}/api/session/{name}", data=data, headers={"X-CSRF-Token": token}
+                )
+                assert answer.ok, answer.text()
+        open_page(page, path)
         return page
 
     def submit(self, command: dict[str, Any]) -> Any:

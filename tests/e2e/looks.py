@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import PIN, Table, csrf, open_page
+from .conftest import Table
 
 LANDSCAPE = {"width": 1024, "height": 768}
 PORTRAIT = {"width": 768, "height": 1024}
@@ -62,13 +62,7 @@ PLACEHOLDER = """(field) => {
 
 def opened(table: Table, viewport: dict[str, int], path: str = "/", language: str = "en") -> Any:
     """A tablet of this size, unlocked, in `language`, showing `path`."""
-    page = table.tablet(viewport)
-    headers = {"X-CSRF-Token": csrf(page)}
-    for url, data in (("pin", {"pin": PIN}), ("language", {"language": language})):
-        answer = page.request.post(f"{table.url}/api/session/{url}", data=data, headers=headers)
-        assert answer.ok, answer.text()
-    open_page(page, path)
-    return page
+    return table.tablet(viewport, unlocked=True, language=language, path=path)
 
 
 def fits(page: Any) -> None:

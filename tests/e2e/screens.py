@@ -1,9 +1,11 @@
-"""`make screenshots`: the main screens at a landscape tablet, a portrait tablet and a phone, in
-English and Chinese, written as PNG files into a folder that is not committed (default
-`screenshots/`), so anyone can look before and after a change.
+"""`make screenshots`: the main screens at a landscape tablet, a portrait tablet and a phone, and
+the hall's wall board at 1920×1080 and a landscape tablet, in English and Chinese, written as PNG
+files into a folder that is not committed (default `screenshots/`), so anyone can look before
+and after a change.
 
 Each scene is a real table (real store, service, simulated launcher and waitress) brought to a
-state through the same commands the tablets send, then photographed by Debian's Chromium.
+state through the same commands the tablets send, then photographed by Debian's Chromium. The
+hall's board follows two such tables, and an address where no table answers.
 """
 
 from __future__ import annotations
@@ -11,25 +13,29 @@ from __future__ import annotations
 import random
 import sys
 import tempfile
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from controller.config import Config, ServiceConfig
+from controller.hall import Hall
 from controller.launcher import open_launcher
 from controller.launcher.sim import SimOptions
 from controller.policy import ScriptedPolicy
 from controller.store import Store
 from controller.table.demo import DemoTable
 from controller.table.service import TableService
-from tests.serving import serve
+from tests.serving import free_port, serve
 from tests.waiting import wait_until
 from web_ui.app import create_app
+from web_ui.hall import create_hall_app
 
 from .conftest import ARGS, CHROMIUM, PIN, SETUP
 
 SIZES = {"tablet-landscape": (1024, 768), "tablet-portrait": (768, 1024), "phone": (390, 844)}
+HALL_SIZES = {"wall": (1920, 1080), "tablet-landscape": SIZES["tablet-landscape"]}
 LANGUAGES = ("en", "zh-CN")
 
 
@@ -175,6 +181,70 @@ def shoot_scene(browser: Any, name: str, folder: Path, out: Path) -> list[Path]:
     return written
 
 
+@contextmanager
+def served_hall(urls: list[str]) -> Iterator[tuple[Hall, str]]:
+    """A hall following `urls`, its board served by waitress as `uno-attack hall` serves it."""
+    from waitress import create_server
+
+    hall = Hall(retry=0.2)
+    for url in urls:
+        hall.follow(url)
+    server: Any = create_server(create_hall_app(hall), host="127.0.0.1", port=0, threads=4)
+    stopping = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except OSError:  # the loop was polling sockets that close() just closed
+            if not stopping.is_set():
+                raise
+
+    threading.Thread(target=run, name="hall-board", daemon=True).start()
+    try:
+        yield hall, f"http://127.0.0.1:{server.effective_port}/"
+    finally:
+        stopping.set()
+        server.close()
+        hall.stop()
+
+
+def hall_caught_up(hall: Hall, services: list[TableService]) -> bool:
+    """The hall has read all of each table's log (they come first), and tried the rest."""
+    tables = hall.view()["tables"]
+    read = all(
+        table["status"] == "live" and table["seq"] == service.snapshot()["seq"]
+        for table, service in zip(tables, services, strict=False)
+    )
+    return read and all(table["status"] != "connecting" for table in tables)
+
+
+def shoot_hall(browser: Any, folder: Path, out: Path) -> list[Path]:
+    """The wall board: a table in play, one scoring by hand, one address nobody answers on."""
+    written = []
+    (folder / "a").mkdir()
+    (folder / "b").mkdir()
+    with (
+        served_table(folder / "a") as (playing, playing_url),
+        served_table(folder / "b") as (scoring, scoring_url),
+    ):
+        in_play(playing)
+        score_only(scoring)
+        urls = [playing_url, scoring_url, f"http://127.0.0.1:{free_port()}/"]
+        with served_hall(urls) as (hall, board):
+            wait_until(lambda: hall_caught_up(hall, [playing, scoring]), "the hall read both")
+            for language in LANGUAGES:
+                for size, (width, height) in HALL_SIZES.items():
+                    context = browser.new_context(viewport={"width": width, "height": height})
+                    page = context.new_page()
+                    page.goto(f"{board}?lang={language}")
+                    page.wait_for_selector("#live[data-state=live]", state="attached")
+                    target = out / f"hall-{size}-{language}.png"
+                    page.screenshot(path=str(target), full_page=True, animations="disabled")
+                    written.append(target)
+                    context.close()
+    return written
+
+
 def main(argv: list[str]) -> int:
     out = Path(argv[0] if argv else "screenshots")
     out.mkdir(parents=True, exist_ok=True)
@@ -189,6 +259,9 @@ def main(argv: list[str]) -> int:
             folder = Path(scratch) / name
             folder.mkdir()
             count += len(shoot_scene(browser, name, folder, out))
+        hall_folder = Path(scratch) / "hall"
+        hall_folder.mkdir()
+        count += len(shoot_hall(browser, hall_folder, out))
         browser.close()
     print(f"{count} screenshots in {out}/")
     return 0

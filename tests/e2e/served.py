@@ -16,6 +16,9 @@ from tests.api.test_recovery import free_port
 
 __all__ = ["Process", "free_port", "get_state"]
 
+# --no-announce: a test's service sends no mDNS packet onto the network
+RUN = [sys.executable, "-m", "controller.cli", "run", "--no-announce"]
+
 
 def get_state(url: str) -> dict[str, Any]:
     with urllib.request.urlopen(f"{url}api/state", timeout=10) as answer:
@@ -29,7 +32,7 @@ class Process:
     def __init__(self, *args: str, data_dir: Path) -> None:
         env = os.environ | {"PYTHONUNBUFFERED": "1"}
         self.child = subprocess.Popen(
-            [sys.executable, "-m", "controller.cli", "run", *args, "--data-dir", str(data_dir)],
+            [*RUN, *args, "--data-dir", str(data_dir)],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,

@@ -276,6 +276,7 @@ def test_demo_leaves_a_table_people_set_up_alone(
 # ------------------------------------------------------------------ a fast demo, a real process
 
 
+@pytest.mark.serial  # the bots keep a pace 40 times a person's: run alone (make pytest)
 @pytest.mark.timeout(600)
 def test_fast_demo_plays_match_after_match_without_a_stall(browser: Any, tmp_path: Path) -> None:
     port = free_port()
@@ -341,6 +342,7 @@ def fast_demo(browser: Any, tmp_path: Path) -> Iterator[Table]:
     yield from _table(browser, tmp_path, demo_pace=1.2, demo=options)
 
 
+@pytest.mark.serial  # the bots keep a pace 40 times a person's: run alone (make pytest)
 @pytest.mark.timeout(600)
 def test_fast_demo_survives_an_empty_and_jammed_launcher(fast_demo: Table) -> None:
     """Now and then the hopper is emptied or the next card jams: the bots reload the launcher

@@ -11,6 +11,8 @@ from .conftest import Table, open_house_rules
 def test_feed_says_the_offender_showed_the_hand(table: Table) -> None:
     table.started(game="classic")
     page = table.tablet(unlocked=True)
+    # the feed lists the records its stream brings: those made before it opened are not there
+    expect(page.locator("#live")).to_have_attribute("data-state", "live")
     mover = table.state()["deal"]["turn"]
     table.act(type="Play", seat=mover, card="W4", colour="B")
     victim = table.state()["deal"]["duties"][0]["seat"]

@@ -35,6 +35,7 @@ from controller.engine.events import DealBlocked, DealEnded, Drew, Event, Presse
 from controller.engine.match import Match
 from controller.engine.notation import position
 from controller.engine.scoring import blocked_order
+from tests.exploring import examples
 
 from .conftest import c
 
@@ -289,7 +290,7 @@ def exhausted_position(kind: str, players: int, seed: int) -> Game:
     return game
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(
     kind=st.sampled_from(["classic", "attack"]),
     players=st.integers(2, 10),
@@ -330,7 +331,7 @@ class ReluctantBot:
         return None
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(
     kind=st.sampled_from(["classic", "attack"]),
     players=st.integers(2, 8),

@@ -18,6 +18,7 @@ from controller.engine.decks import DECKS
 from controller.engine.formats import FORMATS, format_uses
 from controller.engine.match import Match
 from controller.engine.options import FAMILIES, OPTIONS, OptionSpec, options_for
+from tests.exploring import examples
 
 from .unkind_player import choose, play_checked, with_outcome
 
@@ -90,7 +91,7 @@ def play_format(rules: Rules, players: int, rng: random.Random) -> None:
         match.finish_deal()
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(100))
 @given(rules=house_rules(), seed=st.integers(0, 2**32 - 1), players=st.integers(2, 8))
 def test_house_rule_games_keep_every_card_and_end(rules: Rules, seed: int, players: int) -> None:
     rng = random.Random(seed)
@@ -100,7 +101,7 @@ def test_house_rule_games_keep_every_card_and_end(rules: Rules, seed: int, playe
         assert "hand_size" in str(error)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30))
 @given(rules=house_rules(), seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
 def test_house_rule_games_are_reproducible(rules: Rules, seed: int, players: int) -> None:
     runs = []
@@ -131,7 +132,7 @@ def test_every_option_and_format_is_drawn() -> None:
     assert formats == set(FORMATS)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(rules=house_rules(), seed=st.integers(0, 2**32 - 1), players=st.integers(2, 6))
 def test_quick_listing_agrees_with_the_full_one(rules: Rules, seed: int, players: int) -> None:
     """Under options that leave a turn's plays to matching alone (`Rules.quick_plays`,

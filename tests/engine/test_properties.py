@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from controller.engine import Rules, deal
+from tests.exploring import examples
 
 from .unkind_player import play_checked
 
@@ -18,7 +19,7 @@ SEEDS = st.integers(0, 2**32 - 1)
 PLAYERS = st.integers(2, 10)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150))
 @given(game_kind=GAMES, seed=SEEDS, players=PLAYERS)
 def test_random_games_keep_every_card_and_end(game_kind: str, seed: int, players: int) -> None:
     rng = random.Random(seed)
@@ -28,7 +29,7 @@ def test_random_games_keep_every_card_and_end(game_kind: str, seed: int, players
     assert game.hands[game.winner] == []
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(game_kind=GAMES, seed=SEEDS, players=PLAYERS)
 def test_same_seed_same_game(game_kind: str, seed: int, players: int) -> None:
     runs = []

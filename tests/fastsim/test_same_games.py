@@ -21,6 +21,7 @@ from controller.fastsim import EjectDecider, covers
 from controller.fastsim.rand import QUICK, picker, shuffle
 from controller.policy import PROFILES, EjectPolicy, Profile
 from controller.simulation import compare_paths, generators, simulate
+from tests.exploring import examples
 
 SOAK = int(os.environ.get("UNO_SOAK", "1"))
 
@@ -144,7 +145,7 @@ def test_quick_draws_are_in_use_on_this_interpreter() -> None:
     assert QUICK, "the quick forms of choice and shuffle drew differently: the slow forms run"
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60))
 @given(seed=st.integers(0, 2**64), sizes=st.lists(st.integers(1, 300), min_size=1, max_size=20))
 def test_quick_picks_and_shuffles_draw_what_random_draws(seed: int, sizes: list[int]) -> None:
     ours, theirs = random.Random(seed), random.Random(seed)
@@ -173,7 +174,7 @@ profiles = st.builds(
 )  # fmt: skip
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80))
 @given(
     profile=st.one_of(st.sampled_from(list(LAUNCHERS.values())), profiles),
     seed=st.integers(0, 2**32),
@@ -188,7 +189,7 @@ def test_the_eject_decider_draws_what_the_policy_draws(
     assert ours.getstate() == theirs.getstate()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40))
 @given(
     game=st.sampled_from(["classic", "attack"]),
     players=st.integers(2, 10),

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from uno_beam import Beam
 
 from controller.launcher.pulses import PulseCounter, PulseWindow
+from tests.exploring import examples
 
 from .fakes import FakeMachine, FakeTime
 
@@ -77,7 +78,7 @@ def test_beam_counts_nothing_while_disarmed() -> None:
     assert beam.count == 0
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300))
 @given(
     st.lists(
         st.one_of(st.integers(200, 120_000), st.sampled_from([3999, 4000, 9999, 10_000])),

@@ -54,7 +54,7 @@ def running(
     `files`), answering on a free port: (process, port, its output so far)."""
     port, output = free_port(), tmp_path / "output.txt"
     config = tmp_path / "uno.toml"
-    config.write_text(f"[service]\n{service}\n", encoding="utf-8")
+    config.write_text(f"[service]\nannounce = false\n{service}\n", encoding="utf-8")
 
     def limit() -> None:
         if files is not None:

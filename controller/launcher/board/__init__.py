@@ -43,19 +43,23 @@ def open_serial_launcher(
     backend: str,
     *,
     port: str | None = None,
+    serial_number: str | None = None,
     pin_factory: Any = None,
     sim: SimOptions | None = None,
     clock: Clock | None = None,
     timing: LinkTiming | None = None,
 ) -> SerialLauncher:
-    """A `SerialLauncher` on the real board (``serial``) or on a fresh fake one (``fake-serial``;
+    """A `SerialLauncher` on the real board (``serial``: at `port`, or the board with the USB
+    `serial_number`, else where `find_port` looks) or on a fresh fake one (``fake-serial``;
     with `pin_factory`, the fake board's pins are those mock pins and no simulated machine is
     added: the caller wires its own, as the HIL jig does)."""
     options: dict[str, Any] = {"timing": timing}
     if clock is not None:
         options["clock"] = clock
     if backend == "serial":
-        return SerialLauncher(profile, lambda: find_port(port), **options)
+        return SerialLauncher(
+            profile, lambda: find_port(port, serial_number=serial_number), **options
+        )
     board = FakeBoard(profile, pin_factory=pin_factory, machine=pin_factory is None, sim=sim)
     try:
         launcher = SerialLauncher(profile, lambda: board.port, board=board, **options)

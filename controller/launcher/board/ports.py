@@ -3,7 +3,10 @@
 In order: ``$UNO_ATTACK_SERIAL_PORT`` (any path, e.g. a fake board's pty), the udev symlink
 `SYMLINK` (``/dev/uno-launcher``; the rule that makes it matches the Pico's USB id), then any
 port whose USB id is `VID`:`PID` (2E8A:0005, MicroPython on an RP2040). More than one candidate
-by USB id is refused with a message: plug in one board, or install the udev rule.
+by USB id is refused with a message: plug in one board, or install the udev rule. A service
+driving several boards names each by its USB serial number instead: only the port of the board
+with that number is taken, looked up again at every reconnection (a board plugged back in may
+come back under another device name).
 """
 
 from __future__ import annotations
@@ -31,10 +34,13 @@ def _list_ports() -> Iterable[Any]:
 def find_port(
     configured: str | None = None,
     *,
+    serial_number: str | None = None,
     symlink: str = SYMLINK,
     list_ports: Callable[[], Iterable[Any]] = _list_ports,
 ) -> str | None:
-    """The port to open, or None when no board is plugged in."""
+    """The port to open, or None when no board (or none with `serial_number`) is plugged in."""
+    if serial_number:
+        return next((p.device for p in list_ports() if p.serial_number == serial_number), None)
     explicit = configured or os.environ.get(ENV)
     if explicit:
         return explicit

@@ -13,6 +13,14 @@ export const $ = (id) => document.getElementById(id);
 export const page = JSON.parse($("page-data").textContent);
 const csrf = document.querySelector('meta[name="csrf-token"]').content;
 
+/** Where this table is served: "" (at /), or "/t/<id>" for a table of a service with several. */
+export const base = document.querySelector('meta[name="base"]')?.content ?? "";
+
+/** An address of this table's: "/api/state" → "/t/<id>/api/state" at a table of several. */
+export function at(path) {
+  return path.startsWith("/") ? base + path : path;
+}
+
 /** A UI word in this page's language, with {placeholders} filled in. */
 export function t(key, params = {}) {
   const text = page.words[key] ?? key;
@@ -87,7 +95,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function send(url, text) {
   try {
-    return await fetch(url, {
+    return await fetch(at(url), {
       method: "POST",
       headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
       body: text,
@@ -114,7 +122,7 @@ export async function post(url, body = {}) {
 }
 
 export async function get(url) {
-  const response = await fetch(url, { credentials: "same-origin" });
+  const response = await fetch(at(url), { credentials: "same-origin" });
   if (!response.ok) throw new ApiError(response.status, response.statusText);
   return response.json();
 }

@@ -1,6 +1,6 @@
 // The scoreboard: draws the state, keeps it live over Server-Sent Events (/api/events; the
 // first message is a snapshot, the browser resumes with Last-Event-ID), and hosts the controls.
-import { $, attempt, notify, page, post, t } from "./api.js";
+import { $, at, attempt, notify, page, post, t } from "./api.js";
 import { renderChart } from "./chart.js";
 import { askForPin } from "./pin.js";
 import { startScreenTools } from "./screen.js";
@@ -10,6 +10,7 @@ import { applyDemo, botsPlay, demoState, humans, renderSeats, renderVirtualPress
 import { addRecord, loadHistory } from "./feed.js";
 import { refreshRequests } from "./join.js";
 import { renderFormat } from "./standings.js";
+import { renderTournament } from "./tournament.js";
 import {
   flyOut,
   renderAlerts,
@@ -60,6 +61,7 @@ function render() {
   renderGame(state);
   renderAlerts(state);
   renderPlayers(state);
+  renderTournament(state);
   renderFormat(state);
   renderLauncher(state);
   placeSound();
@@ -105,7 +107,7 @@ function onNotice(notice) {
 
 /** Listen to the table; if the stream closes for good, open a new one a little later. */
 function connect() {
-  const source = new EventSource("/api/events");
+  const source = new EventSource(at("/api/events"));
   source.addEventListener("open", () => live(true));
   source.addEventListener("snapshot", (e) => {
     live(true);
@@ -122,6 +124,10 @@ function connect() {
     if (record.state) accept(record.state);
   });
   source.addEventListener("demo", (e) => applyDemo(JSON.parse(e.data)));
+  source.addEventListener("tournament", (e) => {
+    state = { ...state, tournament: JSON.parse(e.data).tournament };
+    render();
+  });
   source.addEventListener("launcher", (e) => {
     const waited = reloadPending(state);
     state = { ...state, launcher: JSON.parse(e.data) };

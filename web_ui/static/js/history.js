@@ -1,7 +1,7 @@
 // History across matches (GET /api/matches): the leaderboard, then every match, newest
 // first, with its chart, its final totals and a CSV export. A match is over (its winners), in
 // progress (the table's current match) or abandoned (a new set-up replaced it unfinished).
-import { $, get, h, page, t } from "./api.js";
+import { $, at, get, h, page, t } from "./api.js";
 import { renderChart } from "./chart.js";
 
 function leaderRow(row) {
@@ -38,7 +38,7 @@ function matchCard(match) {
     h("p", { class: `winner-line ${match.status}` }, outcome(match, winners)),
     h("p", {}, match.players.map((name, p) => `${name} ${match.totals[p]}`).join(" · ")),
     chart,
-    h("a", { class: "button", href: `/api/matches/${match.number}.csv`, download: "" }, t("export_csv")),
+    h("a", { class: "button", href: at(`/api/matches/${match.number}.csv`), download: "" }, t("export_csv")),
   );
 }
 

@@ -16,11 +16,11 @@
 // under the buttons says what keep-awake does, that it is on, or, where neither way works, to
 // use the tablet's display settings instead. The button's data-wake says which way holds the
 // screen: off, lock, video, waiting (for a tap) or failed.
-import { $, get, h, t } from "./api.js";
+import { $, at, get, h, t } from "./api.js";
 
 const KEY = "uno-attack-awake";
 const GESTURES = ["pointerup", "touchend", "keydown", "click"];
-const MEDIA = "/static/media/keep-awake";
+const MEDIA = at("/static/media/keep-awake");
 const WEBKIT = navigator.vendor === "Apple Computer, Inc."; // Safari, and every browser on iOS
 let wanted = localStorage.getItem(KEY) === "on";
 let lock = null; // the screen wake lock while one is held

@@ -1,9 +1,10 @@
 // Set-up: players and seating, a house-rule preset, game, mode, first dealer, eject profile,
 // the match format and the rule options the engine offers for the chosen game
 // (GET /api/options, rules_form.js) → POST /api/setup. A refusal names the options at fault.
-import { $, attempt, get, h, page, post, showError, t } from "./api.js";
+import { $, at, attempt, get, h, page, post, showError, t } from "./api.js";
 import { startPresets } from "./presets.js";
 import { startTableSettings } from "./table_settings.js";
+import { startTournamentForm } from "./tournament_form.js";
 import { RulesForm } from "./rules_form.js";
 
 const form = $("setup-form");
@@ -181,7 +182,7 @@ async function submit(event) {
   if (!(await replaceAgreed())) return;
   try {
     await post("/api/setup", { setup });
-    location.assign("/");
+    location.assign(at("/"));
   } catch (error) {
     refused(error);
   }
@@ -216,6 +217,7 @@ async function start() {
   unfoldIfChanged();
   showCarried();
   startTableSettings();
+  startTournamentForm();
   await startPresets(loadPreset, () => ({ game: game(), options: rules.chosen(), onrefused: refused }));
   form.dataset.ready = "true";
 }

@@ -60,7 +60,7 @@ function teams(state) {
 /** Progress through the cycle, the next pairing, and the whole schedule with where we are. */
 function rotation(state) {
   const standings = state.standings;
-  if (!standings?.deals_per_cycle) return null;
+  if (!standings?.deals_per_cycle || state.tournament) return null; // a tournament's round: its own panel
   const cycle = page.schedules?.cycles?.[String(state.setup.players.length)] ?? [];
   const perBlock = page.schedules?.deals_per_block ?? 4;
   const next = standings.next;
