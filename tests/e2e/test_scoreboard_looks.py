@@ -124,6 +124,15 @@ def test_a_locked_tap_opens_the_pin_box_and_says_why(
     assert table.demo is not None and table.demo.humans == set()
 
 
+FONT_SIZE = """selector => {
+  const element = document.querySelector(selector);
+  const size = element ? parseFloat(getComputedStyle(element).fontSize) : NaN;
+  return Number.isNaN(size) ? null : size;
+}"""
+"""The font size of the element `selector` finds, once it has one: a redraw may replace the
+element between finding it and reading it (a detached element has no computed style: NaN)."""
+
+
 @pytest.mark.parametrize(("name", "viewport"), SIZES)
 def test_score_only_totals_are_the_hero(table: Table, name: str, viewport: dict[str, int]) -> None:
     setup = {"players": ["Mum", "Dad", "Kim"], "mode": "score_only", "options": {"target": 500}}
@@ -131,9 +140,9 @@ def test_score_only_totals_are_the_hero(table: Table, name: str, viewport: dict[
     table.submit({"type": "round", "winner": 1, "points": [30, 0, 12]})
     page = table.tablet(viewport)
     expect(page.locator("#game-panel")).to_be_hidden()  # no "Waiting for the deal" hero
-    total = page.locator('#players tr[data-seat="1"] .total')
-    expect(total).to_have_text("42")
-    size = float(total.evaluate("el => parseFloat(getComputedStyle(el).fontSize)"))
+    selector = '#players tr[data-seat="1"] .total'
+    expect(page.locator(selector)).to_have_text("42")
+    size = float(page.wait_for_function(FONT_SIZE, arg=selector).json_value())
     assert size >= 28, f"totals are {size}px"
     cells = page.locator("#history tbody tr").first.locator("td")
     expect(cells).to_have_text(["1", "(30)", "★ +42", "(12)"])  # every player's points
