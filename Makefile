@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test test-busy test-kernel soak lint typecheck pytest suite-times bench clean venv chromium firmware-deploy firmware-test install uninstall screenshots
+.PHONY: run test test-busy test-kernel soak lint typecheck pytest pytest-parallel suite-times bench clean venv chromium firmware-deploy firmware-test install uninstall screenshots
 
 RIG := tests/kernel/rig.sh
 
@@ -67,6 +67,11 @@ typecheck: $(VENV)/.test
 	$(VENV)/bin/mypy
 
 pytest: $(VENV)/.test
+	$(PY) -m pytest -q
+
+# The suite in two passes (SUITE above): faster, not yet steady on a loaded 2-core machine (a
+# fresh clone beside other work failed simulated-launcher counts and demo-paced hall tests).
+pytest-parallel: $(VENV)/.test
 	$(SUITE)
 
 # The suite's wall and CPU time, the load around it and its slowest tests (tools/suite_times.py).
