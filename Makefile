@@ -40,7 +40,7 @@ test-busy: $(VENV)/.test chromium
 	@hogs=""; for i in $$(seq $$(nproc)); do sh -c 'while :; do :; done' & hogs="$$hogs $$!"; done; \
 	trap 'kill $$hogs' EXIT INT TERM; \
 	echo "running the suite beside $$(nproc) busy processes"; \
-	$(SUITE)
+	$(PY) -m pytest -q
 
 # The kernel tier (tests/kernel/README.md): the launcher's own code on a real Linux GPIO chip (the
 # kernel's gpio-sim, in a QEMU guest) with the real lgpio, one pytest session inside the guest.
