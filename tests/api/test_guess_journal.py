@@ -5,6 +5,7 @@ show). The report's clock and its end-of-minute timer are the test's."""
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 
 import pytest
@@ -61,7 +62,15 @@ def guess(app: Flask, address: str, body: dict[str, str] | None = None) -> int:
 
 
 def lines(caplog: pytest.LogCaptureFixture) -> list[str]:
-    return [r.getMessage() for r in caplog.records if r.getMessage().startswith("guessing")]
+    """The journal lines of this test's report, which writes them on the test's thread (its
+    timers fire there): an earlier test's report may still write one on a timer thread of its
+    own, a minute after its last guess."""
+    here = threading.get_ident()
+    return [
+        r.getMessage()
+        for r in caplog.records
+        if r.thread == here and r.getMessage().startswith("guessing")
+    ]
 
 
 def test_guesses_are_logged_at_most_once_a_minute(
