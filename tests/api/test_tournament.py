@@ -18,24 +18,10 @@ from controller.table import TableService
 from tests.several import Served, serving
 from tests.waiting import wait_until
 
-from .test_several_tables import Tablet
+from .test_several_tables import TABLES, Tablet
 
 pytestmark = pytest.mark.serial  # table b's fake Pico board must react in time
 
-TABLES = """
-[[tables]]
-id = "a"
-name = "Window table"
-launcher = "gpio"
-pin = "1111"
-
-[[tables]]
-id = "b"
-name = "Corner table"
-launcher = "board"
-serial_number = "E6614103E7"
-pin = "2222"
-"""
 EIGHT = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay", "Gus", "Hui"]
 
 
