@@ -12,7 +12,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any
 
-from tests.api.test_recovery import free_port
+from tests.serving import free_port
 
 __all__ = ["Process", "free_port", "get_state"]
 

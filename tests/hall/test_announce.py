@@ -17,8 +17,7 @@ import pytest
 
 from controller.announce import AnnouncedTable, Announcer, service_info
 from controller.hall.discovery import TableBrowser, announced_url
-from tests.api.test_recovery import free_port
-from tests.serving import wait_answering
+from tests.serving import free_port, wait_answering
 from tests.waiting import wait_until
 
 LOOPBACK = "127.0.0.1"

@@ -18,8 +18,8 @@ import pytest
 from controller.cli import build_parser, main
 from controller.cli.hall import hall_config
 from controller.config import parse_config
-from tests.api.test_recovery import free_port
 from tests.hall.playing import ServedTable, play
+from tests.serving import free_port
 from tests.waiting import wait_until
 
 

@@ -23,8 +23,7 @@ from typing import Any
 import pytest
 
 from controller.store import FILE_NAME
-from tests.api.test_recovery import free_port
-from tests.serving import wait_answering
+from tests.serving import free_port, wait_answering
 
 from .conftest import SOAK, report, scale
 

@@ -19,8 +19,7 @@ import pytest
 from flask import Flask
 
 from controller.config import ServiceConfig
-from tests.api.test_recovery import free_port
-from tests.serving import serve, wait_answering
+from tests.serving import free_port, serve, wait_answering
 from tests.waiting import wait_until
 from web_ui import fanout as fanout_module
 from web_ui import server as server_module

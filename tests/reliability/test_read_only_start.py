@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from controller.store import FILE_NAME, Store
-from tests.api.test_recovery import free_port
+from tests.serving import free_port
 
 from .test_storage import RUN, SETUP, can_unshare
 
