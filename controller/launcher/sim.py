@@ -403,6 +403,11 @@ class SimulatedLauncher:
                 due = self.machine.next_event_at()
             self._wake.wait(None if due == math.inf else max(due - now, 0.0))
 
+    def catch_up(self) -> None:
+        """The machine brought up to now, every edge due delivered (in this thread), as a beam
+        read does (any thread: with a firmware on the pins it never waits for the machine)."""
+        self._catch_up_for_read()
+
     def _catch_up_for_read(self) -> None:
         """Before a beam read: the machine at the moment of the read. Inside an edge's own
         callback the level is that edge's. With a firmware on the pins a reader never waits

@@ -85,7 +85,6 @@ class FakeBoard:
         self.protocol = protocol
         self.version = version
         self.pins = board_pins(profile)
-        self.clock = TicksClock()
         self._wake_r, self._wake_w = os.pipe()
         os.set_blocking(self._wake_w, False)
         self.machine_name = machine_name
@@ -94,6 +93,7 @@ class FakeBoard:
         # the chip's registers: the scratch registers survive a reset, not a power loss
         self.mem32 = FakeMem32(chip_id, uno_chip.CHIP_ID)
         self.machine = FakeMachine(self.factory, on_interrupt=self._wake, mem32=self.mem32)
+        self.clock = TicksClock(self.machine.now_ns)  # an interrupt reads its edge's time
         self._actions: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
         self._outbox: list[tuple[float, bytes]] = []
         self._lock = threading.Lock()
@@ -358,6 +358,11 @@ class FakeBoard:
     def _step(self) -> None:
         if self.app is None:
             return
+        if self.simulator is not None:
+            # A Pico's interrupts run as their edges come: before the main loop reads the
+            # clock, every edge due by now has been handled (stamped with its own time), however
+            # late the simulator's own thread got to run on a busy machine.
+            self.simulator.catch_up()
         try:
             self.app.step()
         except Exception as error:  # as main.py does: motor off first, then say so

@@ -6,12 +6,20 @@ the mock pins' edge callbacks, ``disable_irq``/``enable_irq`` hold one lock that
 interrupt handler also holds, which is what a critical section means on the Pico, and
 ``mem32`` holds the chip's registers: its CHIP_ID, and scratch registers that keep what the
 firmware wrote through a reset (`FakeMem32.clear` is a power loss).
+
+An interrupt on the Pico runs microseconds after its edge, so the ticks its handler reads are
+the edge's. Here a handler runs in whichever thread delivered the edge, possibly late on a busy
+machine: while it runs, the machine's clock (`FakeMachine.now_ns`, the ticks' source) reads the
+edge's own stamp in that thread, so pulse widths and button times are the edges', not the
+scheduler's.
 """
 
 from __future__ import annotations
 
+import contextlib
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from gpiozero.pins.mock import MockFactory
@@ -76,7 +84,7 @@ class FakePin:
         handler = self._handler
         if handler is None:
             return
-        with self._machine.irq_lock:
+        with self._machine.irq_lock, self._machine.at_edge(ticks):
             handler(self)
         self._machine.interrupted()
 
@@ -157,6 +165,23 @@ class FakeMachine:
         self.Pin = _PinClass(self)
         self.pins: list[FakePin] = []
         self.mem32 = mem32 or FakeMem32(0, 0x40000000)
+        self._edge = threading.local()  # .ns: the stamp of the edge this thread is handling
+
+    def now_ns(self) -> int:
+        """The time on the monotonic clock; inside an interrupt handler, its edge's stamp."""
+        stamp: int | None = getattr(self._edge, "ns", None)
+        return time.monotonic_ns() if stamp is None else stamp
+
+    @contextlib.contextmanager
+    def at_edge(self, ticks: Any) -> Iterator[None]:
+        """While a handler runs: the clock reads `ticks` (seconds on the monotonic clock, as
+        the mock pins stamp their edges) in this thread."""
+        outer = getattr(self._edge, "ns", None)
+        self._edge.ns = None if ticks is None else round(float(ticks) * 1e9)
+        try:
+            yield
+        finally:
+            self._edge.ns = outer
 
     def power_off(self) -> None:
         """The chip loses power or resets: no interrupt handler runs any more."""
@@ -186,8 +211,6 @@ class TicksClock:
     PERIOD = 1 << 30
 
     def __init__(self, source: Callable[[], int] | None = None) -> None:
-        import time
-
         self._source = source or time.monotonic_ns
 
     def ticks_us(self) -> int:
