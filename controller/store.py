@@ -211,6 +211,7 @@ class Store:
                 self._db.close()
                 raise
         try:
+            self.log_id = self._own_id()  # this log's: a service's identity at every address
             self.lost = self._notice_losses()
         except BaseException:
             self.close()
@@ -467,7 +468,7 @@ class Store:
         """Compare the log with its `.acked` file; return the (first, last) seqs found missing
         (None: nothing is), after saying so and keeping it in `LOSSES`. Then keep the file
         from here on."""
-        log_id = self._own_id()
+        log_id = self.log_id
         with self._lock, faults(self.path):
             top = max(
                 int(row[0] or 0)

@@ -15,11 +15,16 @@ up the stream. A table's answer there already holds every record it has streamed
 is counted before a record is published), and each answer replaces the last (one read at a
 time, so the last one applied is the newest), so nothing is counted twice or missed, however
 long the table was away. The table is `live` again once the first read is done.
+
+Why a table is offline is a `Reason`: a code the board shows in its language, with English
+words for the API's readers. A follower the hall lets go (`leave()`: its table is followed at
+another address) ends without reading on.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import http.client
 import json
 import logging
@@ -29,7 +34,7 @@ from collections.abc import Iterator
 from urllib.parse import urlsplit
 
 from . import sse
-from .feed import TableFeed
+from .feed import Reason, ReasonCode, TableFeed
 from .views import read_matches, touches_totals
 
 log = logging.getLogger(__name__)
@@ -43,13 +48,24 @@ LONGEST_LINE = 8 * 1024 * 1024  # bytes: a line of the stream longer than this i
 
 
 class TableAnswer(Exception):
-    """The table answered, but not as its API says."""
+    """The table answered, but not as its API says: why (`code`), and its HTTP status."""
+
+    def __init__(
+        self, text: str, code: ReasonCode = ReasonCode.UNREADABLE, status: int | None = None
+    ) -> None:
+        super().__init__(text)
+        self.code, self.status = code, status
 
 
 # what reaching or reading a table may raise: the table is then offline until caught up again
 FAILURES = (
     OSError, http.client.HTTPException, TableAnswer, ValueError, KeyError, TypeError,
     AttributeError,
+)  # fmt: skip
+# failures that say the network does not reach the table, or cut its connection
+UNREACHABLE = frozenset({errno.ENETUNREACH, errno.EHOSTUNREACH, errno.EHOSTDOWN, errno.ENETDOWN})
+DROPPED = (
+    ConnectionResetError, ConnectionAbortedError, BrokenPipeError, http.client.IncompleteRead
 )  # fmt: skip
 
 
@@ -81,12 +97,17 @@ class Follower:
 
     def stop(self, timeout: float = 5.0) -> None:
         """Stop following: the open stream is cut, the threads end."""
-        self._stopping.set()
-        self._wanted.set()
-        self._cut()
+        self.leave()
         for thread in self._threads:
             if thread.is_alive():
                 thread.join(timeout)
+
+    def leave(self) -> None:
+        """Tell both threads to end, without waiting for them (it may be one of them that
+        asks): the open stream is cut."""
+        self._stopping.set()
+        self._wanted.set()
+        self._cut()
 
     def _cut(self) -> None:
         """End the open stream (its thread then reconnects, unless stopping)."""
@@ -99,9 +120,9 @@ class Follower:
         while not self._stopping.is_set():
             try:
                 self._follow()
-                reason = "the table closed its event stream"
+                reason = Reason(ReasonCode.CLOSED, "the table closed its event stream")
             except FAILURES as error:
-                reason = _describe(error)
+                reason = describe(error)
             if self._stopping.is_set():
                 return
             self.feed.lost(reason)
@@ -121,8 +142,7 @@ class Follower:
                 return
             connection.request("GET", f"{self._path}api/events", headers=headers)
             answer = connection.getresponse()
-            if answer.status != 200:
-                raise TableAnswer(f"its event stream answered {answer.status} {answer.reason}")
+            _check_stream(answer)
             opened = False
             for event in sse.events(_lines(answer)):
                 if self._stopping.is_set():
@@ -137,6 +157,8 @@ class Follower:
         data = json.loads(event.data)
         if event.name == "snapshot":
             self.feed.took_state(data)
+            if self._stopping.is_set():  # let go: its table is followed at another address
+                return True
             self._read_matches()
             self.feed.went_live()
             return True
@@ -174,10 +196,16 @@ class Follower:
                 self.feed.took_matches(read_matches(json.loads(body)))
                 return
             if status != 429:
-                raise TableAnswer(f"its match history answered {status}")
+                raise TableAnswer(
+                    f"its match history answered {status}", ReasonCode.HTTP_ERROR, status
+                )
             if self._stopping.wait(min(wait, MOST_WAIT)):
                 return
-        raise TableAnswer("its match history answered 429 (too often) again and again")
+        raise TableAnswer(
+            "its match history answered 429 (too often) again and again",
+            ReasonCode.HTTP_ERROR,
+            429,
+        )
 
     def _get(self, path: str) -> tuple[int, float, bytes]:
         """GET a path under the table's address: the status, Retry-After and the body."""
@@ -208,6 +236,20 @@ def _not_to_itself(stream: socket.socket) -> None:
         raise ConnectionRefusedError("connection refused")
 
 
+def _check_stream(answer: http.client.HTTPResponse) -> None:
+    """Raise unless this is a table's event stream: 200 and `text/event-stream`."""
+    said = f"its event stream answered {answer.status} {answer.reason}"
+    if answer.status == 404:
+        raise TableAnswer(said, ReasonCode.NOT_A_TABLE, 404)
+    if answer.status != 200:
+        raise TableAnswer(said, ReasonCode.HTTP_ERROR, answer.status)
+    kind = answer.getheader("Content-Type") or ""
+    if kind.split(";")[0].strip().lower() != "text/event-stream":
+        raise TableAnswer(
+            f"its /api/events is not an event stream ({kind})", ReasonCode.NOT_A_TABLE
+        )
+
+
 def _lines(answer: http.client.HTTPResponse) -> Iterator[bytes]:
     while line := answer.readline(LONGEST_LINE + 1):
         if len(line) > LONGEST_LINE:
@@ -215,19 +257,37 @@ def _lines(answer: http.client.HTTPResponse) -> Iterator[bytes]:
         yield line
 
 
-def _describe(error: BaseException) -> str:
-    """Why a table is offline, in a few words for the board."""
-    if isinstance(error, ConnectionRefusedError):
-        return "connection refused"
-    if isinstance(error, TimeoutError):
-        return "no answer"
-    if isinstance(error, socket.gaierror):
-        return "unknown host"
+def describe(error: BaseException) -> Reason:
+    """Why a table is offline, from what reaching or reading it raised: a code for the board
+    and a few words for the API (`ReasonCode` says what each code means)."""
+    if isinstance(error, TableAnswer):
+        return Reason(error.code, str(error), error.status)
+    known = _known_reason(error)
+    if known is not None:
+        return known
     if isinstance(error, json.JSONDecodeError):
-        return "its answer is not JSON"
+        return Reason(ReasonCode.UNREADABLE, "its answer is not JSON")
     if isinstance(error, KeyError | TypeError | AttributeError):
-        return f"an answer the hall cannot read ({type(error).__name__}: {error})"
-    text = str(error) or type(error).__name__
-    return (
-        text if isinstance(error, TableAnswer | ValueError) else f"{type(error).__name__}: {text}"
-    )
+        text = f"an answer the hall cannot read ({type(error).__name__}: {error})"
+        return Reason(ReasonCode.UNREADABLE, text)
+    if isinstance(error, ValueError):
+        return Reason(ReasonCode.UNREADABLE, str(error) or type(error).__name__)
+    name = type(error).__name__
+    return Reason(ReasonCode.FAILED, f"{name}: {error}" if str(error) else name)
+
+
+def _known_reason(error: BaseException) -> Reason | None:
+    """The reason of a failure to reach the table or to keep its connection, if it is one."""
+    if isinstance(error, ConnectionRefusedError):
+        return Reason(ReasonCode.REFUSED, "connection refused")
+    if isinstance(error, TimeoutError):
+        return Reason(ReasonCode.TIMEOUT, "no answer")
+    if isinstance(error, socket.gaierror):
+        return Reason(ReasonCode.UNKNOWN_HOST, "unknown host")
+    if isinstance(error, DROPPED):
+        return Reason(ReasonCode.DROPPED, f"the connection was cut ({type(error).__name__})")
+    if isinstance(error, http.client.BadStatusLine):  # not HTTP: another service's port
+        return Reason(ReasonCode.NOT_A_TABLE, "its answer is not HTTP")
+    if isinstance(error, OSError) and error.errno in UNREACHABLE:
+        return Reason(ReasonCode.UNREACHABLE, f"not reachable ({error.strerror})")
+    return None

@@ -542,6 +542,7 @@ class TableService:
         state["seq"] = self._seq
         state["launcher"] = self.launcher_side.view()
         state["table_id"] = self.table_id
+        state["log_id"] = self.store.log_id
         state["set_aside"] = [_notice_view(notice) for notice in self._set_aside]
         state["tournament"] = self._tournament
         self._snapshot = state

@@ -3,7 +3,8 @@ process follows two real `uno-attack run --demo` services (the bots play, then l
 mid-deal so the board holds still). At 1920×1080, on tablets and on a phone, in English and
 Chinese, both tables show their players, hands, totals, whose turn it is and the launcher; the
 standings are those of `GET /api/hall`; nothing scrolls sideways or is cut short. A table killed
-with SIGKILL shows offline and comes back live when started again; no script error on the way."""
+with SIGKILL shows offline, saying why in the page's language, and comes back live when started
+again; no script error on the way."""
 
 from __future__ import annotations
 
@@ -59,6 +60,14 @@ def filled(language: str, key: str) -> re.Pattern[str]:
     """A word of the board in `language` with anything at all in its `{placeholders}`."""
     pieces = re.split(r"\{\w+\}", say(language, key))
     return re.compile(".+".join(re.escape(piece) for piece in pieces))
+
+
+def offline_line(language: str, reason: str) -> re.Pattern[str]:
+    """The offline line of a card in `language`: since any time, for this reason's words."""
+    since, after = say(language, "hall_offline_since").split("{reason}")
+    pieces = re.split(r"\{time\}", since)
+    said = ".+".join(re.escape(piece) for piece in pieces)
+    return re.compile(f"^{said}{re.escape(say(language, reason))}{re.escape(after)}$")
 
 
 def get_json(url: str) -> Any:
@@ -214,7 +223,7 @@ def shows_the_table(page: Any, table: dict[str, Any], language: str) -> None:
     line = shown.locator(".hall-launcher")
     expect(line).to_have_attribute("data-status", launcher["status"])
     status = say(language, launcher["status"])
-    expect(line).to_contain_text(f"{say(language, 'launcher')}: {status}")
+    expect(line).to_contain_text(say(language, "hall_launcher", status=status))
 
 
 def standings_rows(view: dict[str, Any]) -> list[list[str]]:
@@ -270,12 +279,16 @@ def test_a_killed_table_shows_offline_and_comes_back_live(
         expect(shown).to_have_attribute("data-status", "offline")
         expect(shown.locator(".hall-status")).to_have_text(say(language, "hall_offline"))
         expect(shown.locator(".hall-offline")).to_have_text(filled(language, "hall_offline_since"))
+        # refused once the hall asks again (its stream may first have ended or been cut)
+        refused = offline_line(language, "hall_reason_refused")
+        expect(shown.locator(".hall-offline")).to_have_text(refused)
         expect(card(page, kept_table)).to_have_attribute("data-status", "live")
         for seat in killed_table["match"]["players"]:  # its last state stays on the wall
             expect(shown).to_contain_text(seat["name"])
         fits(page)
         shoot(page, f"hall-offline-{name}-{language}")
-    assert night.view()["tables"][1]["error"]
+    offline = night.view()["tables"][1]
+    assert (offline["error"], offline["error_code"]) == ("connection refused", "refused")
 
     killed.start()
     for page in pages.values():

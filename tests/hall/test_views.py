@@ -1,6 +1,6 @@
 """What the hall shows, from the tables' JSON: the standings across tables, a match at a
 glance, the next round's seating (and the hook a tournament's state will use), table
-addresses and the event stream's lines."""
+addresses and the table each reaches, and the event stream's lines."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 
 from controller.hall import table_url
 from controller.hall.feed import Changes, TableFeed
-from controller.hall.hall import _one_feed_per_table
 from controller.hall.sse import Event, events
 from controller.hall.views import (
     PlayedMatch,
@@ -155,17 +154,49 @@ def test_table_url_spells_each_address_one_way() -> None:
             table_url(bad)
 
 
-def test_two_addresses_of_one_table_count_once() -> None:
+def identities(states: dict[str, dict[str, Any]]) -> dict[str, object]:
+    """Each address's table as the hall tells it, once the address answered this state."""
     changes = Changes()
-    feeds = [TableFeed(url, changes) for url in (
-        "http://pi:8080/", "http://pi:8080/t/main/", "http://pi:8080/t/b/", "http://other:8080/"
-    )]  # fmt: skip
-    for feed, table_id in zip(feeds, ["main", "main", "b", "main"], strict=True):
-        feed.took_state({"seq": 1, "table_id": table_id})
-    kept = _one_feed_per_table(feeds)
-    assert [feed.url for feed in kept] == [
-        "http://pi:8080/", "http://pi:8080/t/b/", "http://other:8080/"
-    ]  # fmt: skip
+    told: dict[str, object] = {}
+    for url, state in states.items():
+        feed = TableFeed(url, changes)
+        assert feed.identity is None  # nothing heard yet: no table to tell
+        feed.took_state({"seq": 1} | state)
+        told[url] = feed.identity
+    return told
+
+
+def test_a_table_is_told_by_its_services_log_and_its_id_at_any_address() -> None:
+    told = identities({
+        "http://127.0.0.1:8080/": {"log_id": "L1", "table_id": "main"},
+        "http://localhost:8080/": {"log_id": "L1", "table_id": "main"},
+        "http://pi:8080/t/main/": {"log_id": "L1", "table_id": "main"},
+        "http://pi:8080/t/b/": {"log_id": "L1", "table_id": "b"},
+        "http://other:8080/": {"log_id": "L2", "table_id": "main"},
+    })  # fmt: skip
+    assert told["http://127.0.0.1:8080/"] == told["http://localhost:8080/"] == ("L1", "main")
+    assert told["http://pi:8080/t/main/"] == ("L1", "main")
+    assert len(set(told.values())) == 3
+
+
+def test_a_service_that_names_no_log_is_told_by_its_host_and_port() -> None:
+    told = identities({
+        "http://pi:8080/": {"table_id": "main"},
+        "http://pi:8080/t/main/": {"table_id": "main"},
+        "http://pi:8080/t/b/": {"table_id": "b"},
+        "http://other:8080/": {"table_id": "main"},
+    })  # fmt: skip
+    assert told["http://pi:8080/"] == told["http://pi:8080/t/main/"] == ("pi:8080", "main")
+    assert len(set(told.values())) == 3
+
+
+def test_a_feed_tells_the_hall_which_table_it_reaches_when_it_hears_a_state() -> None:
+    heard: list[object] = []
+    feed = TableFeed("http://localhost:8080/", Changes(), identified=lambda f: heard.append(f))
+    feed.took_state({"seq": 1, "log_id": "L1", "table_id": "main"})
+    assert heard == [feed] and feed.identity == ("L1", "main")
+    feed.took_record({"seq": 2, "state": {"seq": 2, "log_id": "L1", "table_id": "main"}})
+    assert heard == [feed]  # a record's state is the same table's: only a snapshot may change it
 
 
 def test_events_read_the_stream_a_table_sends() -> None:

@@ -10,8 +10,9 @@ from typing import Any
 import pytest
 from flask.testing import FlaskClient
 
+from controller.hall.feed import ReasonCode
 from web_ui.hall import HALL_WORDS, WAIT, create_hall_app
-from web_ui.i18n import WORDS
+from web_ui.i18n import LANGUAGES, WORDS
 
 HALL_JS = Path(__file__).resolve().parents[2] / "web_ui" / "static" / "js" / "hall.js"
 STATUSES = ("ready", "suspense", "firing", "jam", "empty", "fault", "none", "closed")
@@ -65,7 +66,9 @@ def test_the_wall_page_carries_its_words_and_script(client: FlaskClient) -> None
     chinese = client.get("/", headers={"Accept-Language": "zh-CN,zh;q=0.9"})
     assert page_data(chinese.get_data(as_text=True))["language"] == "zh-CN"
     asked = client.get("/?lang=zh-CN", headers={"Accept-Language": "en"})
-    assert page_data(asked.get_data(as_text=True))["words"]["hall_live"] == "在线"
+    chinese_words = page_data(asked.get_data(as_text=True))["words"]
+    assert chinese_words["hall_live"] == "在线"
+    assert chinese_words["hall_reason_refused"] == "连接被拒绝"  # an offline reason, by its code
     assert client.get("/static/js/hall.js").status_code == 200
 
 
@@ -76,10 +79,24 @@ def test_hall_words_are_in_both_languages() -> None:
         assert re.findall(r"\{\w+\}", text) == re.findall(r"\{\w+\}", HALL_WORDS["zh-CN"][key])
 
 
+def test_every_offline_reason_has_words_in_both_languages() -> None:
+    for language in LANGUAGES:
+        words = HALL_WORDS[language]
+        for code in ReasonCode:
+            assert words.get(f"hall_reason_{code}"), (language, code)
+        assert "{status}" in words["hall_reason_http_error"]
+
+
+def test_the_chinese_hall_words_use_chinese_punctuation() -> None:
+    for key, text in HALL_WORDS["zh-CN"].items():
+        assert not re.search(r"[:;,!?]", re.sub(r"\{\w+\}", "", text)), (key, text)
+
+
 def test_every_word_the_script_asks_for_exists() -> None:
     script = HALL_JS.read_text(encoding="utf-8")
     asked = set(re.findall(r'\bt\("(\w+)"', script))
     asked |= {f"hall_{status}" for status in ("live", "offline", "connecting")}  # t(`hall_${}`)
+    asked |= {f"hall_reason_{code}" for code in ReasonCode}  # t(`hall_reason_${error_code}`)
     asked |= set(STATUSES)  # t(launcher.status)
     words = WORDS["en"] | HALL_WORDS["en"]
     assert sorted(asked - words.keys()) == []

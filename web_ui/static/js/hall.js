@@ -10,11 +10,33 @@ const RETRY_MS = 2000; // the hall itself did not answer: ask again after this
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** "pi-a.local:8080 · main" (and the path of a table that is not the service's first). */
+/** "pi-a.local:8080" (and the path of a table that is not at the service's root). */
+function place(address) {
+  const url = new URL(address);
+  return url.pathname === "/" ? url.host : `${url.host}${url.pathname.replace(/\/$/, "")}`;
+}
+
+/** "pi-a.local:8080 · main". */
 function tableTitle(table) {
-  const url = new URL(table.url);
-  const where = url.pathname === "/" ? url.host : `${url.host}${url.pathname.replace(/\/$/, "")}`;
-  return table.id ? `${where} · ${table.id}` : where;
+  return table.id ? `${place(table.url)} · ${table.id}` : place(table.url);
+}
+
+/** "Ann, Bob" / "Ann、Bob": names listed as the page's language lists them. */
+function list(names) {
+  return names.join(t("hall_list_separator"));
+}
+
+/** The table's other addresses (the same table reached another way: followed once). */
+function otherAddresses(table) {
+  if (!table.also?.length) return null;
+  return h("p", { class: "hall-also muted" }, t("hall_also", { addresses: list(table.also.map(place)) }));
+}
+
+/** Why the table is offline, in the page's language (the API's English words for a reason
+ * this page has no words for). */
+function offlineReason(table) {
+  const key = `hall_reason_${table.error_code}`;
+  return key in page.words ? t(key, { status: table.error_status ?? "" }) : (table.error ?? "");
 }
 
 function clockTime(unixSeconds) {
@@ -44,15 +66,15 @@ function seatRow(seat, match) {
 
 /** "Ann & Cy vs Bo & Di": partners sit opposite (seats 0 and 2, 1 and 3). */
 function pairing(names) {
-  if (names.length !== 4) return names.join(", ");
+  if (names.length !== 4) return list(names);
   const [a, b, c, d] = names;
   return t("vs", { a: t("partners", { a, b: c }), b: t("partners", { a: b, b: d }) });
 }
 
 function nextSeating(upcoming) {
   if (!upcoming) return null;
-  const when = t("next_pairing", { round: (upcoming.round ?? 0) + 1, table: (upcoming.table ?? 0) + 1 });
-  return h("p", { class: "hall-next-seating" }, when, ": ", pairing(upcoming.seating));
+  const where = { round: (upcoming.round ?? 0) + 1, table: (upcoming.table ?? 0) + 1 };
+  return h("p", { class: "hall-next-seating" }, t("hall_next_seating", { ...where, seating: pairing(upcoming.seating) }));
 }
 
 function launcherLine(launcher) {
@@ -61,7 +83,7 @@ function launcherLine(launcher) {
   return h(
     "div",
     { class: "hall-launcher", "data-status": launcher.status },
-    h("span", {}, `${t("launcher")}: ${t(launcher.status)}`),
+    h("span", {}, t("hall_launcher", { status: t(launcher.status) })),
     h(
       "span",
       { class: "hall-tension", title: `${t("tension")} ${Math.round(tension * 100)} %` },
@@ -75,7 +97,7 @@ function matchPart(table) {
   if (!match) return [h("p", { class: "muted" }, t("hall_no_match"))];
   const parts = [];
   if (match.over) {
-    parts.push(h("p", { class: "hall-turn" }, t("match_over"), " · ", t("winners", { names: match.winners.join(", ") })));
+    parts.push(h("p", { class: "hall-turn" }, t("match_over"), " · ", t("winners", { names: list(match.winners) })));
   } else if (match.turn) {
     parts.push(
       h("p", { class: "hall-turn" }, t("hall_to_play", { name: match.turn }), match.next && match.next !== match.turn ? h("span", { class: "muted" }, " ", t("hall_next", { name: match.next })) : null),
@@ -102,7 +124,7 @@ function matchPart(table) {
 function tableCard(table) {
   const offline =
     table.status === "offline"
-      ? h("p", { class: "hall-offline" }, t("hall_offline_since", { time: clockTime(table.offline_since), reason: table.error ?? "" }))
+      ? h("p", { class: "hall-offline" }, t("hall_offline_since", { time: clockTime(table.offline_since), reason: offlineReason(table) }))
       : null;
   // a table that never answered has no id yet: nothing to show of it but the wait
   const body = table.id === null ? [h("p", { class: "muted" }, t("hall_waiting"))] : matchPart(table);
@@ -110,6 +132,7 @@ function tableCard(table) {
     "article",
     { class: "panel hall-table", "data-status": table.status, "data-url": table.url },
     h("header", { class: "hall-table-head" }, h("h2", {}, tableTitle(table)), statusBadge(table)),
+    otherAddresses(table),
     offline,
     body,
     launcherLine(table.launcher),
