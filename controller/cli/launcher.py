@@ -16,7 +16,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from controller.cli import UsageError, add_renamed
 from controller.cli.simulate import profile_from
@@ -32,6 +32,9 @@ from controller.launcher.safeoff import LineUser, kernel_line_user, safe_off
 from controller.launcher.selftest import format_report, passed, run_selftest
 from controller.launcher.sim import SimOptions
 from controller.policy import EjectPolicy, Policy, ScriptedPolicy
+
+if TYPE_CHECKING:
+    from controller.config import Config
 
 
 def register(commands: Any) -> None:
@@ -177,7 +180,9 @@ def _safe_off_parser(commands: Any) -> None:
         "--mock", action="store_true", help="use mock pins (tests; same as --backend sim)"
     )
     parser.add_argument(
-        "--config", help="take the pin profile from this service config ([launcher] pin_profile)"
+        "--config",
+        help="take the launcher from this service config ([launcher], or every [[tables]] "
+        "table: its pins, its board)",
     )
     parser.add_argument(
         "--record-stop",
@@ -189,27 +194,56 @@ def _safe_off_parser(commands: Any) -> None:
 
 
 def cmd_safe_off(args: argparse.Namespace) -> int:
+    """Drive the motor off: the one table's pins or board, or every table of a [[tables]]
+    config. Exit 1 if any line or board could not be stopped."""
     if args.record_stop is not None:
         _record_stop(args.record_stop)
+    config = _service_config(args.config) if args.config else None
+    if config is not None and config.tables:
+        return _safe_off_tables(config, args)
     backend = args.backend
-    if args.config and backend == "auto":
-        backend = _configured_backend(args.config)
+    if config is not None and backend == "auto":
+        backend = config.launcher.backend
     if backend == "serial" and not args.mock:
         return _safe_off_board()
-    profile = _load(_configured_profile(args.config) if args.config else args.pin_profile)
+    if backend == "none":
+        print("safe-off: the service has no launcher: no motor to stop")
+        return 0
+    profile = _load(config.launcher.pin_profile if config is not None else args.pin_profile)
     mock = args.mock or resolve_backend(backend) in ("sim", "fake-serial")
+    done, errors, where = _motor_lines_off(profile, mock)
+    for line in done:
+        print(f"safe-off ({where}): {line}")
+    for line in errors:
+        print(f"safe-off: error: {line}", file=sys.stderr)
+    return 1 if errors else 0
+
+
+def _motor_lines_off(profile: PinProfile, mock: bool) -> tuple[list[str], list[str], str]:
+    """Drive `profile`'s motor lines off on mock pins or the Pi's own: (lines done, error
+    lines, where). A line another process holds names that process (on the Pi's pins)."""
     factory = sim_pin_factory() if mock else _gpio_factory()
     line_user: LineUser | None = None if mock else kernel_line_user(factory)
     try:
         done, errors = safe_off(profile, factory, line_user)
     finally:
         factory.close()
-    where = "mock pins" if mock else "GPIO"
-    for line in done:
-        print(f"safe-off ({where}): {line}")
-    for line in errors:
-        print(f"safe-off: error: {line}", file=sys.stderr)
-    return 1 if errors else 0
+    return done, errors, "mock pins" if mock else "GPIO"
+
+
+def _safe_off_tables(config: Config, args: argparse.Namespace) -> int:
+    """A service of several tables: each table's motor stopped, the table on the Pi's pins with
+    its own pin profile (mock pins with --mock or a simulated --backend), each board by its
+    serial number (`controller.cli.safe_off`)."""
+    from controller.cli.safe_off import safe_off_tables
+    from controller.cli.tables import plans
+
+    mock = args.mock or resolve_backend(args.backend) in ("sim", "fake-serial")
+
+    def pins_off(pin_profile: str) -> tuple[list[str], list[str], str]:
+        return _motor_lines_off(_load(pin_profile), mock)
+
+    return safe_off_tables(plans(config), pins_off)
 
 
 def _record_stop(path: Path) -> None:
@@ -226,45 +260,23 @@ def _record_stop(path: Path) -> None:
 
 def _safe_off_board() -> int:
     """A Pico launcher board: tell it SAFE (it also stops by itself when the Pi goes quiet)."""
-    from controller.launcher.board import find_port
-    from controller.launcher.board.oneshot import safe
+    from controller.cli.safe_off import board_safe_off
 
-    try:
-        port = find_port()
-        done = port is not None and safe(port)
-    except (LookupError, OSError) as error:  # serial errors are OSErrors
-        print(f"safe-off: error: launcher board: {error}", file=sys.stderr)
-        return 1
-    if port is None:
-        print("safe-off (board): no launcher board found; nothing is driving a motor")
-        return 0
-    if not done:
-        print(
-            f"safe-off: error: the launcher board on {port} did not acknowledge SAFE; "
-            "it stops its motor by itself after 3 s without the Pi",
-            file=sys.stderr,
-        )
-        return 1
-    print(f"safe-off (board): the launcher board on {port} stopped its motor and driver")
-    return 0
+    done, errors = board_safe_off(None)
+    for line in done:
+        print(f"safe-off (board): {line}")
+    for line in errors:
+        print(f"safe-off: error: {line}", file=sys.stderr)
+    return 1 if errors else 0
 
 
-def _configured_backend(path: str) -> str:
+def _service_config(path: str) -> Config:
+    """The service config; a bad one is a usage error (exit 2)."""
     from controller.config import load_config
     from controller.sections import ConfigError
 
     try:
-        return load_config(path).launcher.backend
-    except ConfigError as error:
-        raise UsageError(str(error)) from None
-
-
-def _configured_profile(path: str) -> str:
-    from controller.config import load_config
-    from controller.sections import ConfigError
-
-    try:
-        return load_config(path).launcher.pin_profile
+        return load_config(path)
     except ConfigError as error:
         raise UsageError(str(error)) from None
 

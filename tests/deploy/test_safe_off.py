@@ -13,6 +13,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from controller.cli import main
+from controller.launcher.errors import PinProfileError
 from controller.launcher.guard import FACTORY_ENV
 from controller.launcher.pins import load_pin_profile, pin_profile_names
 from controller.launcher.safeoff import (
@@ -63,6 +64,15 @@ def test_safe_off_takes_the_profile_from_the_service_config(
         assert f"motor.{role} (GPIO{gpio})" in out
     config.write_text("[launcher]\npin_profil = 1\n")
     assert main(["safe-off", "--config", str(config), "--mock"]) == 2
+
+
+def test_safe_off_of_a_service_without_a_launcher_has_nothing_to_stop(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('[launcher]\nbackend = "none"\n')
+    assert main(["safe-off", "--config", str(config)]) == 0
+    assert "no motor to stop" in capsys.readouterr().out
 
 
 # --- a line another process holds: name it, and say to stop the service first ---
@@ -256,3 +266,159 @@ def test_a_holder_is_described_on_one_short_line(tmp_path: Path) -> None:
     assert "\n" not in command and command.startswith("python3 -c import time from gpiozero")
     assert len(command) == 60 and command.endswith("…")
     assert describe_process(6, proc) == Holder(6)  # gone: the pid alone
+
+
+# --- a service of several tables ([[tables]]): every table's motor, each reported by its id ---
+
+LAUNCHER = '[launcher]\npin_profile = "mosfet"  # not [[tables]]\'s: the gpio table has its own\n'
+WINDOW = '[[tables]]\nid = "window"\nlauncher = "gpio"\npin_profile = "phase-enable"\n'
+CORNER = '[[tables]]\nid = "corner"\nlauncher = "board"\nserial_number = "E6614103E7"\n'
+SPARE = '[[tables]]\nid = "spare"\nlauncher = "board"\nserial_number = "E66138935F"\n'
+OTHERS = '[[tables]]\nid = "demo"\nlauncher = "sim"\n[[tables]]\nid = "typed"\n'
+TABLES = LAUNCHER + WINDOW + CORNER + SPARE + OTHERS
+
+PORTS = {"E6614103E7": "/dev/ttyACM0"}  # "spare"'s board is not plugged in
+
+
+class OneBusyLine(MockFactory):  # type: ignore[misc]
+    """Mock pins on which one line is held by another process (as lgpio says it)."""
+
+    def __init__(self, busy: int | None = None) -> None:
+        super().__init__(pin_class=MockPWMPin)
+        self.busy = busy
+
+    def pin(self, spec: object, **kwargs: object) -> object:
+        if spec == self.busy:
+            raise LineBusy("'GPIO busy'")
+        return super().pin(spec, **kwargs)
+
+
+def left_driven(factory: MockFactory, lines: list[int]) -> list[object]:
+    """The lines as a killed service left them: outputs driven high."""
+    pins = []
+    for gpio in lines:
+        pin = factory.pin(gpio)
+        pin.function = "output"
+        pin.state = 1
+        pins.append(pin)
+    return pins
+
+
+@pytest.fixture
+def told(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The ports told SAFE; boards are found by serial number in `PORTS`, and acknowledge."""
+    ports: list[str] = []
+
+    def safe(port: str) -> bool:
+        ports.append(port)
+        return True
+
+    monkeypatch.setattr("controller.cli.safe_off.board_port", PORTS.get)
+    monkeypatch.setattr("controller.cli.safe_off.tell_safe", safe)
+    return ports
+
+
+def test_safe_off_stops_every_table_of_a_service_with_several(
+    tmp_path: Path,
+    told: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    pins = OneBusyLine()
+    monkeypatch.setattr("controller.cli.launcher.sim_pin_factory", lambda: pins)
+    profile = load_pin_profile("phase-enable")
+    driven = left_driven(pins, [gpio for _, gpio in profile.motor.lines])
+    config = tmp_path / "config.toml"
+    config.write_text(TABLES)
+    assert main(["safe-off", "--config", str(config), "--mock"]) == 0
+    out, err = capsys.readouterr()
+    assert err == ""
+    lines = out.splitlines()
+    for role, gpio in profile.motor.lines:  # the table's own pin profile, not [launcher]'s
+        assert f"safe-off (table window, mock pins): motor.{role} (GPIO{gpio}): driven low" in out
+    assert [pin.states[-1].state for pin in driven] == [0, 0]  # type: ignore[attr-defined]
+    assert all(pin.states[-2].state == 1 for pin in driven)  # type: ignore[attr-defined]
+    assert told == ["/dev/ttyACM0"]
+    assert lines[len(driven) :] == [
+        "safe-off (table corner, board): the launcher board on /dev/ttyACM0 stopped its motor "
+        "and driver",
+        "safe-off (table spare, board): no launcher board with serial number E66138935F found; "
+        "nothing is driving a motor",
+        "safe-off (table demo, sim): the simulated launcher has no motor to stop",
+        "safe-off (table typed, none): no launcher, no motor to stop",
+    ]
+
+
+def test_a_failure_at_one_table_still_handles_every_other_and_exits_1(
+    tmp_path: Path,
+    told: list[str],
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The first board does not acknowledge and one of the gpio table's lines is busy: the other
+    line still goes low, the other board is still told SAFE, the others still reported."""
+    profile = load_pin_profile("phase-enable")
+    (free_role, free), (busy_role, busy) = profile.motor.lines
+    pins = OneBusyLine(busy)
+    monkeypatch.setattr("controller.cli.launcher.sim_pin_factory", lambda: pins)
+    (line,) = left_driven(pins, [free])
+
+    def silent_corner(port: str) -> bool:
+        told.append(port)
+        return port != "/dev/ttyACM0"
+
+    monkeypatch.setattr("controller.cli.safe_off.tell_safe", silent_corner)
+    monkeypatch.setitem(PORTS, "E66138935F", "/dev/ttyACM1")
+    config = tmp_path / "config.toml"
+    config.write_text(LAUNCHER + CORNER + WINDOW + SPARE + OTHERS)  # gpio after the failure
+    assert main(["safe-off", "--config", str(config), "--mock"]) == 1
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        "safe-off: error: table corner: the launcher board on /dev/ttyACM0 did not acknowledge "
+        "SAFE; it stops its motor by itself after 3 s without the Pi",
+        f"safe-off: error: table window: motor.{busy_role} (GPIO{busy}): could not claim the "
+        "line: 'GPIO busy'",
+    ]
+    assert told == ["/dev/ttyACM0", "/dev/ttyACM1"]
+    assert "safe-off (table spare, board): the launcher board on /dev/ttyACM1 stopped" in out
+    assert f"safe-off (table window, mock pins): motor.{free_role} (GPIO{free}): driven" in out
+    assert line.states[-1].state == 0  # type: ignore[attr-defined]
+    for table in ("demo", "typed"):
+        assert f"safe-off (table {table}, " in out
+
+
+def test_a_table_whose_lookup_or_pins_fail_is_its_own_error() -> None:
+    """Several boards where one is expected, a port that cannot be opened, a pin profile that
+    cannot be loaded: each is that table's error, and the next table is still handled."""
+    from controller.cli.safe_off import board_safe_off, table_safe_off
+    from controller.cli.tables import plans
+    from controller.config import parse_config
+    from controller.launcher.board.ports import AmbiguousPort
+
+    def ambiguous(serial_number: str | None) -> str | None:
+        raise AmbiguousPort("several RP2040 boards are plugged in")
+
+    def unopenable(port: str) -> bool:
+        raise OSError(f"could not open port {port}")
+
+    assert board_safe_off(None, ambiguous) == (
+        [],
+        ["launcher board: several RP2040 boards are plugged in"],
+    )
+    assert board_safe_off("E66", lambda number: "/dev/ttyACM3", unopenable) == (
+        [],
+        ["launcher board: could not open port /dev/ttyACM3"],
+    )
+    assert board_safe_off(None, lambda number: None) == (
+        ["no launcher board found; nothing is driving a motor"],
+        [],
+    )
+
+    def broken_profile(name: str) -> tuple[list[str], list[str], str]:
+        raise PinProfileError(f"unknown pin profile {name!r}")
+
+    window, corner = plans(parse_config(TABLES))[:2]
+    outcome = table_safe_off(window, broken_profile)
+    assert outcome.errors == ["unknown pin profile 'phase-enable'"] and not outcome.done
+    outcome = table_safe_off(corner, broken_profile, lambda n: None)
+    assert outcome.done and not outcome.errors  # not plugged in: nothing to stop

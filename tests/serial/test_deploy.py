@@ -78,6 +78,32 @@ def test_safe_off_tells_the_board(
         launcher.close()
 
 
+def test_safe_off_tells_each_table_its_board_by_serial_number(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A service of two tables, one on the Pi's pins (mock pins here) and one on a board found by
+    its USB serial number (a fake board's pty stands in for the port with that number): the
+    board that was left running is told SAFE over its port, and both tables are reported."""
+    profile = serial_profile()
+    with FakeBoard(profile) as board:
+        launcher = SerialLauncher(profile, lambda: board.port, connect_timeout=WAIT)
+        launcher.link.request("EJECT", "job=5", "n=50", "deadline=9000")
+        launcher.link.close()  # the service died: nobody said SAFE
+        assert board.app.hw.motor.enabled
+        monkeypatch.setattr("controller.cli.safe_off.board_port", {"E6614103E7": board.port}.get)
+        config = tmp_path / "config.toml"
+        config.write_text(
+            '[[tables]]\nid = "window"\nlauncher = "gpio"\n'
+            '[[tables]]\nid = "corner"\nlauncher = "board"\nserial_number = "E6614103E7"\n'
+        )
+        assert cli_main(["safe-off", "--config", str(config), "--mock"]) == 0
+        out = capsys.readouterr().out
+        assert "safe-off (table window, mock pins): motor.forward (GPIO12): driven low" in out
+        assert f"safe-off (table corner, board): the launcher board on {board.port} stopped" in out
+        assert not board.app.hw.motor.enabled and not board.app.ejector.busy
+        launcher.close()
+
+
 @pytest.mark.parametrize(("hz", "ok"), [(20_000, True), (500, True), (50, False)])
 def test_board_pin_map_takes_the_profiles_pwm_frequency_or_refuses_it(hz: int, ok: bool) -> None:
     from dataclasses import replace
