@@ -92,10 +92,12 @@ firmware-test: $(VENV)/.test
 	$(VENV)/bin/micropython tests/firmware/mpy/run.py firmware
 
 # The reliability suite's long versions (kill -9 loop, floods, thread stress): each test prints
-# one JSON line with what it measured. Then the property tests explore: new random examples,
-# twenty times as many as `make test` checks (tests/exploring.py).
+# one JSON line with what it measured. Then a whole tracked 8-player rotation on two launchers,
+# and the property tests explore: new random examples, twenty times as many as `make test`
+# checks (tests/exploring.py).
 soak: $(VENV)/.test
 	UNO_ATTACK_SOAK=1 $(PY) -m pytest tests/reliability -q -s --timeout 1800
+	UNO_ATTACK_SOAK=1 $(PY) -m pytest tests/api/test_tournament.py -q
 	UNO_ATTACK_SOAK=1 $(PY) -m pytest tests/engine tests/fastsim tests/firmware -q \
 	  -n $(WORKERS) --timeout 3600
 
