@@ -75,8 +75,8 @@ class Run:
 
     def due(self) -> float:
         """When the next card is overdue: the wheel has moved as far as the timeout lets it at
-        the run's speed since the start or the last card (time the motor stood still, or ran
-        slow, does not count)."""
+        the speed that card is fed at since the start or the last card (time the motor stood
+        still, or ran slow, does not count)."""
         counter = self.counter
         if not counter.idle:
             return math.inf
@@ -84,8 +84,16 @@ class Run:
         first = counter.last_card is None
         timeout_ms = t.first_card_timeout_ms if first else t.card_gap_timeout_ms
         since = self.start if counter.last_card is None else counter.last_card
-        travel = timeout_ms / 1e3 * self.slack * max(self.pace.wheel.steady(self.speed), 0.01)
-        return self.pace.when(since, travel)
+        steady = self.pace.wheel.steady(self.feeding_speed())
+        return self.pace.when(since, timeout_ms / 1e3 * self.slack * max(steady, 0.01))
+
+    def feeding_speed(self) -> float:
+        """The speed the card waited for is fed at: the last card's is slower. (Judged at the
+        run's speed, the only card of a one-card run was overdue later than the hard deadline:
+        an empty hopper said "timeout", and the table refuses a reload until it says "empty".)"""
+        if self.counter.count == self.cards - 1:
+            return min(self.speed, self.tuning.last_card_speed)
+        return self.speed
 
     def refuted(self, verdict: str) -> bool:
         """The level read since says otherwise: the edges that show it are still on their way

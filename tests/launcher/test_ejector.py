@@ -102,6 +102,17 @@ def test_eject_empty_hopper(make_launcher: MakeLauncher, mock_factory: MockFacto
     assert launcher.status is LauncherStatus.EMPTY
 
 
+@pytest.mark.parametrize("name", ["hbridge", "mosfet"])
+def test_one_card_from_an_empty_hopper_says_empty(make_launcher: MakeLauncher, name: str) -> None:
+    """The commonest press asks one card, fed at the slower last-card speed: the hopper is
+    found empty before the hard deadline (it once said "timeout", and the table refuses a
+    reload until the launcher says empty), with the shipped profile's own timings."""
+    launcher = make_launcher(load_pin_profile(name), cards=0, time_scale=1.0)
+    result = launcher.eject(1)
+    assert (result.ejected, result.reason) == (0, "empty"), result.detail
+    assert launcher.status is LauncherStatus.EMPTY
+
+
 def test_eject_runs_out_midway(make_launcher: MakeLauncher) -> None:
     launcher = make_launcher(fast_profile(card_gap_timeout_ms=300.0), cards=2)
     result = launcher.eject(5)
