@@ -1,9 +1,11 @@
 """`uno-attack tune` for a family's own rules, and whether what it claims holds.
 
 - engine.tune_houserules_s: seconds for a whole tune (the race over the default grid of 288
-  candidates, then the checks on fresh deals) for a UNO Attack table with house rules the fast
-  path does not cover (stacked Hit 2s and multi-card play: the validated engine), target 12
-  minutes ± 0.5, 4 players, in as many processes as there are cores (target < 60 s). `cpu_s`
+  candidates, then the checks on fresh deals) for a UNO Attack table with house rules (stacked
+  Hit 2s and multi-card play, which the fast path covers too: `path` says which path played),
+  target 12 minutes ± 0.5, 4 players, in as many processes as there are cores (target < 60 s).
+  Its deals are longer than the standard rules' (hands grow, and every group of a hand is a
+  play the bots weigh), so it costs several times the peer's CPU time. `cpu_s`
   is the CPU time of every process, `load_before` the machine's load average when it started
   (other work stretches the wall clock, not the CPU time). The peer is the same tune for the
   standard rules (the fast path), in the same run.

@@ -2,10 +2,13 @@
 by its bot loop (`play_out`), step for step, for the rule sets `covers()` accepts.
 
 Under those rules some of the engine's machinery never comes into play, so it is not here:
-the bots always call UNO exactly when the engine says the play needs it (so nobody is ever
-exposed or falsely calls), nothing is stacked, nobody jumps in, and every Wild Draw Four may
-be challenged. A differential test replays thousands of deals through both paths and compares
-every hand, pile, score, eject and random-number generator state.
+the bots always call UNO exactly when the engine says the play needs it (so nobody falsely
+calls, and only a Trade Hands that hands over a group-shaped hand leaves an uncalled UNO,
+which the next player always catches), nothing but a Hit 2 is stacked, nobody jumps in, and
+every Wild Draw Four may be challenged. UNO Attack's groups of cards (§10.3) and stacked Hit 2s
+(§10.1) are listed and scored by `groups`. A differential test replays thousands of deals
+through both paths and compares every hand, pile, score, eject and random-number generator
+state.
 
 To stop and refuse exactly where the validated loop does, this module shares the engine's own
 limits rather than copying them: the longest deal and its message (`autoplay.MAX_ACTIONS`,
@@ -24,6 +27,7 @@ from controller.engine import GameKind, Rules, RunawayGame
 from controller.engine.autoplay import MAX_ACTIONS, runaway_text
 from controller.engine.deal import most_dealt
 
+from .groups import GroupPlay, best, favourite_colour, listed, text_ranks, uno_state
 from .rand import picker, shuffle
 from .tables import (
     DISCARD_ALL,
@@ -48,7 +52,8 @@ BOT_KINDS = ("heuristic", "random")
 MAX_STEPS = MAX_ACTIONS  # as the validated loop: a deal this long is stopped (RunawayGame)
 
 # Owed duties: [kind, seat, count] or, for a Wild Draw Four, [PENALTY, victim, 4, source, legal].
-PRESS, UNTIL_FIRE, CHOOSE_COLOUR, PENALTY = range(4)
+# HIT: a Hit 2's presses, which the victim may still pass on with Hit 2s (§10.1).
+PRESS, UNTIL_FIRE, CHOOSE_COLOUR, PENALTY, HIT = range(5)
 
 
 IRRELEVANT_TO_A_DEAL = frozenset(
@@ -59,7 +64,9 @@ IRRELEVANT_TO_A_DEAL = frozenset(
     }
 )  # fmt: skip
 """Options that change nothing these bots can meet within one standard deal."""
-COVERED = IRRELEVANT_TO_A_DEAL | {"deck", "hand_size", "deal_size_by_count"}
+ATTACK_HOUSE_RULES = frozenset({"multi_in_attack", "attack_stack_hits"})
+"""UNO Attack's groups of cards (§10.3) and stacked Hit 2s (§10.1): the `groups` module."""
+COVERED = IRRELEVANT_TO_A_DEAL | ATTACK_HOUSE_RULES | {"deck", "hand_size", "deal_size_by_count"}
 
 
 def covers(rules: Rules, players: int, bot: str) -> bool:
@@ -68,7 +75,10 @@ def covers(rules: Rules, players: int, bot: str) -> bool:
         return False
     if not rules.blocked_deals:  # an older edition's rules: only the engine plays those
         return False
-    if not set(rules.changed()) <= COVERED:
+    changed = set(rules.changed())
+    if not changed <= COVERED:
+        return False
+    if changed & ATTACK_HOUSE_RULES and rules.game is not GameKind.ATTACK:
         return False
     return players * hand_size(rules, players) <= most_dealt(rules)
 
@@ -115,6 +125,9 @@ class Deals:
         self.players = players
         self.size = hand_size(rules, players)
         self.attack = rules.game is GameKind.ATTACK
+        self.multi = rules.multi_in_attack  # §10.3: groups of one face (the `groups` module)
+        self.hit = HIT if rules.attack_stack_hits else PRESS  # §10.1: Hit 2s passed on
+        self.ranks = text_ranks(t)
         self.heuristic = bot == "heuristic"
         self.rngs = list(bot_rngs)
         self.picks = [picker(r) for r in self.rngs]
@@ -157,7 +170,9 @@ class Deals:
         the duties owed first (`[kind, seat, count]`). `rng` reshuffles, as the deal's does."""
         t, n = self.tables, self.players
         kinds, colours, fits, faces, face = t.kind, t.colour, t.fits, t.faces, t.face
-        heuristic, attack, rngs = self.heuristic, self.attack, self.rngs
+        heuristic, attack, rngs, multi, hit = (
+            self.heuristic, self.attack, self.rngs, self.multi, self.hit
+        )  # fmt: skip
         seat_plays, picks = self.seat_plays, self.picks
         top = discard[-1]
         launcher = _Launcher(self.press)
@@ -169,9 +184,28 @@ class Deals:
             if duties:
                 duty = duties[0]
                 owed, seat = duty[0], duty[1]
+                if owed == HIT:  # §10.1: the victim passes the Hit 2 on, or presses
+                    stack = self._passed_on(hands, seat, d, row)
+                    if stack is not None:  # the engine's `push_play` in Mode.STACK
+                        del duties[0]
+                        c, _, _, group, _ = stack
+                        hand = hands[seat]
+                        for x in (c, *group):
+                            hand.remove(x)
+                        discard += group
+                        discard.append(c)
+                        colour, top, empty = colours[c], c, 0
+                        row = fits[colour * faces + face[c]]
+                        if not hand and winner < 0:
+                            winner = seat
+                        victim = _next_active(hands, seat, d, n)  # (a seat gone out is skipped)
+                        duties.append([HIT, victim, 2 * (1 + len(group)) + duty[2]])
+                        turn = _next_active(hands, victim, d, n)
+                        continue
+                    duty[0] = owed = PRESS  # a Hit 2 being pressed is no longer passed on
+                elif owed <= UNTIL_FIRE and not heuristic:
+                    picks[seat](1)  # a random bot "chooses" its only action too
                 if owed <= UNTIL_FIRE:  # an owed press (§3.6)
-                    if not heuristic:
-                        picks[seat](1)  # a random bot "chooses" its only action too
                     got = launcher.press(hands[seat], pile, discard, rng)
                     if owed == PRESS or got:
                         duty[2] -= 1
@@ -180,7 +214,7 @@ class Deals:
                 elif owed == CHOOSE_COLOUR:
                     del duties[0]
                     hand = hands[seat]
-                    colour = _favourite(colours, hand) if heuristic else picks[seat](4)
+                    colour = favourite_colour(colours, hand) if heuristic else picks[seat](4)
                     row = fits[colour * faces + face[top]]
                 else:  # a Wild Draw Four: accept, or (random bots, half the time) challenge
                     del duties[0]
@@ -198,14 +232,17 @@ class Deals:
             seat = turn
             hand = hands[seat]
             turns += 1
+            offered: Sequence[GroupPlay] = ()
             if drawn >= 0:
                 plays: Sequence[Play] = t.plays[drawn]
+            elif multi:  # §10.3: single cards and groups, as `_plays_with_groups` lists them
+                plays, offered = (), listed(t, self.ranks, hands, seat, row, True)
             else:
                 mine = seat_plays[seat]
                 plays = [p for c in dict.fromkeys(hand) if row[c] for p in mine[c]]
                 if len(hand) == 1 and kinds[hand[0]] == TRADE_HANDS:
                     plays = []  # Trade Hands may not be the last card
-            if not plays:
+            if not plays and not offered:
                 if not heuristic:
                     picks[seat](1)  # a random bot "chooses" its only action too
                 turn = (seat + d) % n
@@ -227,16 +264,30 @@ class Deals:
                         winner, blocked = _blocked_winner(t, hands, seat, d, n), True
                         break
                 continue
-            if heuristic:
+            group = ()
+            uno = False  # (the UNO call, read for a group play's Trade Hands)
+            if offered:
+                victim = (seat + d) % n
+                c, named, target, group, uno = (
+                    best(t, hands, seat, offered, _threat(hands, seat, victim), rngs[seat].random)
+                    if heuristic
+                    else offered[picks[seat](len(offered))]
+                )
+            elif heuristic:
                 c, named, target = _best(t, hands, seat, plays, d, n, rngs[seat].random)
             else:
                 c, named, target = plays[picks[seat](len(plays))]
             drawn, empty = -1, 0  # a play ends any round of empty turns
             kind = kinds[c]
             hand.remove(c)
-            if kind == DISCARD_ALL:
-                discard += [x for x in hand if colours[x] == named]
-                hand[:] = [x for x in hand if colours[x] != named]
+            if group:  # §10.3: the group goes down under the card on top
+                for x in group:
+                    hand.remove(x)
+            if kind == DISCARD_ALL:  # every card of the played cards' colours goes too
+                shed = {named, *(colours[x] for x in group)}
+                discard += [x for x in hand if colours[x] in shed]
+                hand[:] = [x for x in hand if colours[x] not in shed]
+            discard += group
             discard.append(c)
             if kind == WILD_DRAW_FOUR:
                 legal = all(colours[x] != colour for x in hand)
@@ -244,13 +295,15 @@ class Deals:
             row = fits[colour * faces + face[c]]
             if not hand:
                 winner = seat
+            cards = 1 + len(group)  # §10.3: n cards, n times the effect (`resolve`)
             if kind in (NUMBER, WILD, DISCARD_ALL):
                 turn = (seat + d) % n
-            elif kind == SKIP:
-                turn = (seat + d + d) % n
-            elif kind == REVERSE:
-                d = -d
-                turn = (seat + d + d) % n if n == 2 else (seat + d) % n
+            elif kind == SKIP:  # n Skips: the seat n + 1 steps on
+                turn = (seat + d * (cards + 1)) % n
+            elif kind == REVERSE:  # n Reverses: odd n turns; with two players each skips
+                if cards % 2:
+                    d = -d
+                turn = (seat + d * (cards + 1)) % n if n == 2 else (seat + d) % n
             elif kind == DRAW_TWO:
                 hands[(seat + d) % n] += _take(pile, discard, rng, 2)
                 turn = (seat + d + d) % n
@@ -258,16 +311,20 @@ class Deals:
                 duties.append([PENALTY, (seat + d) % n, 4, seat, legal])
                 turn = (seat + d + d) % n
             elif kind == HIT_TWO:
-                duties.append([PRESS, (seat + d) % n, 2])
+                duties.append([hit, (seat + d) % n, 2 * cards])
                 turn = (seat + d + d) % n
-            elif kind == TRADE_HANDS:
+            elif kind == TRADE_HANDS:  # n of them: one swap
                 hands[seat], hands[target] = hands[target], hand
                 turn = (seat + d) % n
+                if multi and not uno and uno_state(t, hands[seat], True):
+                    # §5: the hand taken is in the UNO state, uncalled: the next player
+                    # catches it (every bot does) and the player presses twice first
+                    duties.insert(0, [PRESS, seat, 2])
             elif kind == WILD_ALL_HIT:
-                duties.extend([PRESS, (seat + d * k) % n, 1] for k in range(1, n))
+                duties.extend([PRESS, (seat + d * k) % n, cards] for k in range(1, n))
                 turn = (seat + d) % n
             else:  # WILD_HIT_FIRE
-                duties.append([UNTIL_FIRE, (seat + d) % n, 1])
+                duties.append([UNTIL_FIRE, (seat + d) % n, cards])
                 turn = (seat + d + d) % n
             if winner >= 0 and not duties:
                 break
@@ -283,6 +340,26 @@ class Deals:
             winner, tuple(points), hands, pile, discard, turns, launcher.presses, launcher.cards,
             launcher.longest_drought, steps, blocked,
         )  # fmt: skip
+
+    def _passed_on(
+        self, hands: list[list[int]], seat: int, d: int, row: Sequence[bool]
+    ) -> GroupPlay | None:
+        """§10.1: the Hit 2's victim chooses between pressing and passing it on with Hit 2s
+        (the engine's `duty_actions`: Press listed first, then `_passing_on`'s plays). None:
+        it presses. Draws what the bots draw."""
+        victim = _next_active(hands, seat, d, self.players)
+        plays: Sequence[GroupPlay] = ()
+        if victim != seat:  # someone is still playing to take it (`can_pass_on`)
+            plays = listed(self.tables, self.ranks, hands, seat, row, self.multi, hits_only=True)
+        if self.heuristic:
+            if not plays:
+                return None
+            return best(
+                self.tables, hands, seat, plays, _threat(hands, seat, victim),
+                self.rngs[seat].random,
+            )  # fmt: skip
+        chosen = self.picks[seat](1 + len(plays))
+        return plays[chosen - 1] if chosen else None
 
     def _deal(self, rng: random.Random) -> tuple[list[list[int]], list[int], list[int]]:
         """§2.3 and §2.5: shuffle, deal, and turn up a card that may start the discards."""
@@ -317,7 +394,7 @@ class Deals:
         elif kind == DRAW_TWO:
             hands[first] += _take(pile, discard, rng, 2)
         elif kind == HIT_TWO:
-            duties.append([PRESS, first, 2])
+            duties.append([self.hit, first, 2])
         elif kind == WILD:
             duties.append([CHOOSE_COLOUR, first])
         elif kind == WILD_ALL_HIT:
@@ -393,19 +470,24 @@ def _take(pile: list[int], discard: list[int], rng: random.Random, count: int) -
     return taken
 
 
-def _favourite(colours: tuple[int, ...], hand: list[int]) -> int:
-    """The colour held most (the first of R, Y, G, B on a tie)."""
-    counts = [0, 0, 0, 0, 0]  # wilds (NO_COLOUR, -1) land in the last slot
-    for c in hand:
-        counts[colours[c]] += 1
-    del counts[NO_COLOUR]
-    return counts.index(max(counts))
+def _threatened(hands: list[list[int]], seat: int, victim: int) -> bool:
+    """The next player (`victim`) is near out, or holds the fewest cards of the others (a
+    player gone out among them: the engine's `_Seat`)."""
+    held = len(hands[victim])
+    return held <= 2 or held == min(len(h) for k, h in enumerate(hands) if k != seat)
 
 
-def _threatened(hands: list[list[int]], seat: int, d: int, n: int) -> bool:
-    """The next player is near out, or holds the fewest cards of the others."""
-    victim = len(hands[(seat + d) % n])
-    return victim <= 2 or victim == min(len(h) for k, h in enumerate(hands) if k != seat)
+def _threat(hands: list[list[int]], seat: int, victim: int) -> Callable[[], bool]:
+    return lambda: _threatened(hands, seat, victim)
+
+
+def _next_active(hands: list[list[int]], seat: int, d: int, n: int) -> int:
+    """The next seat still playing (`next_seat`): a player gone out has left the seat
+    arithmetic (its hand is empty), while the stacked penalties of its last card are paid."""
+    other = (seat + d) % n
+    while not hands[other] and other != seat:
+        other = (other + d) % n
+    return other
 
 
 def _best(
@@ -440,14 +522,14 @@ def _best(
             score = 10.0 if size == 2 else 0.0
         if kind in HITS:
             if threat is None:
-                threat = _threatened(hands, seat, d, n)
+                threat = _threatened(hands, seat, (seat + d) % n)
             if threat:
                 score += 8.0
         score += tenth[c]
         if wild[c]:
             score -= 6.0
             if favourite < NO_COLOUR:
-                favourite = _favourite(colours, hand)
+                favourite = favourite_colour(colours, hand)
             if named == favourite:
                 score += 1.0
         if kind == TRADE_HANDS:

@@ -25,9 +25,10 @@ Picker = Callable[[int], int]
 
 def _quick_picker(rng: random.Random) -> Picker:
     getrandbits, bits = rng.getrandbits, _BITS
+    listed = len(bits)
 
     def pick(n: int) -> int:
-        k = bits[n]
+        k = bits[n] if n < listed else n.bit_length()  # (a flooded hand's groups: thousands)
         r = getrandbits(k)
         while r >= n:
             r = getrandbits(k)

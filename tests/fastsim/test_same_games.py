@@ -34,8 +34,12 @@ FLOOD = Profile(
 )  # fmt: skip
 LAUNCHERS = {**PROFILES, "stingy": STINGY, "flood": FLOOD}
 
+MULTI: dict[str, object] = {"multi_in_attack": True}
+STACK: dict[str, object] = {"attack_stack_hits": True}
+BOTH = MULTI | STACK
+
 # (game, players, bot, deals, eject profile, options): thousands of deals per covered rule set.
-RUNS = [
+RUNS: list[tuple[str, int, str, int, str, dict[str, object]]] = [
     ("classic", 4, "random", 700, "toy", {}),
     ("classic", 4, "heuristic", 400, "toy", {}),
     ("classic", 2, "random", 300, "toy", {}),
@@ -56,6 +60,26 @@ RUNS = [
     ("attack", 10, "random", 20, "flood", {"hand_size": 10}),
     ("attack", 4, "heuristic", 150, "stingy", {"deck": "attack_alt"}),
     ("attack", 8, "random", 80, "toy", {"deal_size_by_count": True, "target": 200}),
+    # UNO Attack's house rules: groups of one face (§10.3) and Hit 2s passed on (§10.1), each
+    # alone and together, with both bots, from two to ten seats and the unkind launchers.
+    ("attack", 4, "heuristic", 400, "toy", BOTH),
+    ("attack", 4, "random", 500, "toy", BOTH),
+    ("attack", 4, "heuristic", 250, "gentle", MULTI),
+    ("attack", 4, "random", 300, "toy", MULTI),
+    ("attack", 4, "heuristic", 250, "toy", STACK),
+    ("attack", 4, "random", 300, "brutal", STACK),
+    ("attack", 2, "random", 150, "brutal", BOTH),
+    ("attack", 2, "heuristic", 100, "toy", BOTH),
+    ("attack", 3, "heuristic", 200, "gentle", BOTH),
+    ("attack", 3, "random", 200, "toy", STACK),
+    ("attack", 6, "random", 150, "draw-one", BOTH),
+    ("attack", 6, "heuristic", 100, "toy", MULTI),
+    ("attack", 10, "heuristic", 60, "toy", BOTH),
+    ("attack", 10, "random", 60, "toy", {**MULTI, "hand_size": 10}),
+    ("attack", 5, "random", 40, "flood", BOTH),
+    ("attack", 4, "heuristic", 150, "stingy", {**BOTH, "deck": "attack_alt"}),
+    ("attack", 4, "random", 150, "stingy", STACK),
+    ("attack", 3, "random", 300, "toy", {**MULTI, "hand_size": 2}),
 ]
 
 
@@ -114,6 +138,9 @@ def test_simulate_gives_the_same_summary_on_both_paths() -> None:
         ("classic", 4, "heuristic", {"stack_s0": True}, False),  # house rules: validated
         ("classic", 4, "random", {"jumpin_identical": True}, False),
         ("attack", 4, "random", {"atk_play_after_press": True}, False),
+        ("attack", 4, "heuristic", BOTH, True),  # UNO Attack's groups and stacked Hit 2s
+        ("attack", 4, "random", {**MULTI, "multi_skip_opponents_only": True}, False),
+        ("attack", 4, "random", {**MULTI, "uno_state": "one_card"}, False),
         ("classic", 4, "heuristic", {"format": "team_play"}, False),  # matches: validated
         ("classic", 3, "heuristic", {"format": "elim_within_deal"}, False),
         ("classic", 4, "reckless", {}, False),  # a bot it does not know
@@ -159,6 +186,15 @@ def test_quick_picks_and_shuffles_draw_what_random_draws(seed: int, sizes: list[
     assert ours.getstate() == theirs.getstate()
 
 
+def test_quick_picks_among_thousands_draw_what_random_draws() -> None:
+    """A flooded hand under multi_in_attack can list thousands of groups."""
+    ours, theirs = random.Random(8), random.Random(8)
+    pick = picker(ours)
+    for n in (1023, 1024, 1025, 4096, 70_000):
+        assert pick(n) == theirs.choice(range(n))
+    assert ours.getstate() == theirs.getstate()
+
+
 profiles = st.builds(
     Profile,
     name=st.just("drawn"),
@@ -198,14 +234,26 @@ def test_the_eject_decider_draws_what_the_policy_draws(
     profile=st.one_of(st.sampled_from(list(LAUNCHERS.values())), profiles),
     seed=st.integers(0, 2**32),
     alt_deck=st.booleans(),
+    house=st.sampled_from(["", "multi_in_attack", "attack_stack_hits", "both"]),
 )
 def test_any_covered_table_plays_the_same_deals(
-    game: str, players: int, bot: str, hand: int, profile: Profile, seed: int, alt_deck: bool
+    game: str,
+    players: int,
+    bot: str,
+    hand: int,
+    profile: Profile,
+    seed: int,
+    alt_deck: bool,
+    house: str,
 ) -> None:
-    """Random corners of what the fast path covers: seats, hand sizes, decks, launchers."""
+    """Random corners of what the fast path covers: seats, hand sizes, decks, launchers and
+    UNO Attack's house rules."""
     options: dict[str, object] = {"hand_size": min(hand, 107 // players)}
     if alt_deck and game == "attack":
         options["deck"] = "attack_alt"
+    if house and game == "attack":
+        chosen = ("multi_in_attack", "attack_stack_hits") if house == "both" else (house,)
+        options |= dict.fromkeys(chosen, True)
     rules = Rules.create(game, **options)  # type: ignore[arg-type]
     assert covers(rules, players, bot)
     assert compare_paths(rules, players, 4 * SOAK, seed, profile, bot) is None
