@@ -41,7 +41,12 @@ def test_eject_counts_exactly_what_came_out(launcher: Launcher, world: World, ca
     after = world("state")
     came_out = after["out"] - before["out"]
     starts = after["switches"] - before["switches"]
-    seen = (result, f"{came_out} came out", f"the world saw the motor start {starts} times")
+    looks = {k: after["looks"][k] - before["looks"][k] for k in after["looks"]}
+    seen = (
+        result, f"{came_out} came out", f"the world saw the motor start {starts} times",
+        f"it looked at the motor lines {looks['all']} times: forward high {looks['forward']}, "
+        f"enable high {looks['enable']}",
+    )  # fmt: skip
     assert result.reason == "count", seen
     assert result.ejected == came_out >= cards, seen
     assert (level(FORWARD), level(BACKWARD)) == (0, 0)

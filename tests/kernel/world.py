@@ -21,7 +21,9 @@ Commands, one per line on stdin; each answers one JSON line on stdout:
 ``cards N`` (fill the hopper), ``press`` (press and release the button), ``lid open|closed``,
 ``released keep|revert`` (what a freed output shows: its last level, as Raspberry Pi OS keeps a
 dead owner's, or its pull-down again, as with ``dtparam=strict_gpiod``; the rig's gpio-sim has a
-``keep_level`` parameter for it), ``state`` (cards out, hopper, motor on and its switches),
+``keep_level`` parameter for it), ``state`` (cards out, hopper, motor on and its switches, and
+how often the feed looked at the motor lines and saw each high: a failed count then tells a
+starved world from lines it never saw driven),
 ``quit``.
 Pulses and gaps are tens of ms: under software emulation edges a few ms apart merge.
 """
@@ -61,6 +63,7 @@ class World:
         self.out = 0  # cards that have crossed the beam (counted as they block it)
         self.motor_on = False
         self.switches = 0  # motor off -> on changes seen
+        self.looks = {"all": 0, "forward": 0, "enable": 0}  # looks, and those that saw it high
         for line, high in self.want.items():
             self.drive(line, high)
 
@@ -88,7 +91,11 @@ class World:
         blocked_until: float | None = None
         while True:
             now = time.monotonic()
-            if self.level(FORWARD) and self.level(ENABLE):
+            forward, enable = self.level(FORWARD), self.level(ENABLE)
+            self.looks["all"] += 1
+            self.looks["forward"] += forward
+            self.looks["enable"] += enable
+            if forward and enable:
                 last_high, low_looks = now, 0
             else:
                 low_looks += 1
@@ -116,7 +123,7 @@ class World:
 
     def state(self) -> dict[str, object]:
         return {"out": self.out, "hopper": self.hopper, "motor_on": self.motor_on,
-                "switches": self.switches}  # fmt: skip
+                "switches": self.switches, "looks": dict(self.looks)}  # fmt: skip
 
     def command(self, words: list[str]) -> dict[str, object]:
         match words:
