@@ -169,8 +169,9 @@ def choose_path(rules: Rules, players: int, bot: str, path: str) -> str:
     if path == "fast" and not fast:
         raise PathError(
             "the fast path covers standard deals of the default classic and UNO Attack rules "
-            "(hand size and deck may change, and UNO Attack's multi_in_attack and "
-            "attack_stack_hits); use --path validated or auto"
+            "(hand size and deck may change, and replay_any_count, wrong_play_penalty and "
+            "UNO Attack's multi_in_attack, attack_stack_hits, whf_needs_no_colour_match and "
+            "atk_play_after_press); use --path validated or auto"
         )
     return "fast" if fast and path != "validated" else "validated"
 

@@ -28,7 +28,7 @@ from controller.tuning import (
 )
 
 TABLE = Table(Rules.create("attack"), 4)
-HOUSE = Table(Rules.create("attack", atk_play_after_press=True), 3)  # the validated path
+HOUSE = Table(Rules.create("attack", uno_after_trade_receiver=True), 3)  # the validated path
 PACE = Pace(60, 0)  # a "turn" is a minute: a tally of made-up deals reads directly
 
 

@@ -2,9 +2,9 @@
 
 Integer-coded cards and precomputed tables built from the same deck and option data
 (`tables`), the launcher's random draws made without changing one (`rand`), and one deal loop
-for the rule sets it covers (`deal`; UNO Attack's groups of cards and stacked Hit 2s are
-listed in `groups`). `uno-attack simulate`, `uno-attack tune` and the benchmarks use it when
-`covers()` says so and fall back to the validated engine otherwise.
+for the rule sets it covers (`deal`, house rules included; UNO Attack's groups of cards and
+stacked Hit 2s are listed in `groups`). `uno-attack simulate`, `uno-attack tune` and the
+benchmarks use it when `covers()` says so and fall back to the validated engine otherwise.
 The validated engine stays the only authority for a real table and its log; this path only
 ever answers "what would happen over many games".
 """

@@ -6,9 +6,11 @@ the bots always call UNO exactly when the engine says the play needs it (so nobo
 calls, and only a Trade Hands that hands over a group-shaped hand leaves an uncalled UNO,
 which the next player always catches), nothing but a Hit 2 is stacked, nobody jumps in, and
 every Wild Draw Four may be challenged. UNO Attack's groups of cards (§10.3) and stacked Hit 2s
-(§10.1) are listed and scored by `groups`. A differential test replays thousands of deals
-through both paths and compares every hand, pile, score, eject and random-number generator
-state.
+(§10.1) are listed and scored by `groups`; its other covered house rules (a Wild Hit-Fire only
+without the active colour, §4.2; a play after a press, §3.4) and the same player again after a
+Skip or Reverse (§10.5) are a few lines each here. A differential test replays thousands of
+deals through both paths and compares every hand, pile, score, eject and random-number
+generator state.
 
 To stop and refuse exactly where the validated loop does, this module shares the engine's own
 limits rather than copying them: the longest deal and its message (`autoplay.MAX_ACTIONS`,
@@ -61,12 +63,26 @@ IRRELEVANT_TO_A_DEAL = frozenset(
         "target", "scoring", "chip_rate", "starting_chips", "num_deals",
         "break_ties_by_continuing", "next_dealer",  # match scoring, not one deal
         "suggestion_penalty", "uno_false_call_penalty", "uno_false_accusation_penalty",
+        # §10.7: the penalty is for a play the engine refuses (`play._refuse_or_penalise`);
+        # these bots only ever choose among the actions `Game.moves` lists, never such a play
+        "wrong_play_penalty",
     }
 )  # fmt: skip
 """Options that change nothing these bots can meet within one standard deal."""
-ATTACK_HOUSE_RULES = frozenset({"multi_in_attack", "attack_stack_hits"})
-"""UNO Attack's groups of cards (§10.3) and stacked Hit 2s (§10.1): the `groups` module."""
-COVERED = IRRELEVANT_TO_A_DEAL | ATTACK_HOUSE_RULES | {"deck", "hand_size", "deal_size_by_count"}
+ATTACK_HOUSE_RULES = frozenset(
+    {"multi_in_attack", "attack_stack_hits", "whf_needs_no_colour_match", "atk_play_after_press"}
+)
+"""UNO Attack's groups of cards (§10.3) and stacked Hit 2s (§10.1), listed by the `groups`
+module; the Wild Hit-Fire only without the active colour (§4.2, `Deals.whf_barred`); a play
+after a turn's press (§3.4, `Deals._has_play`)."""
+SAME_PLAYER_AGAIN = frozenset({"replay_any_count"})
+"""§10.5, in either game: after a Skip or Reverse the same player plays again."""
+COVERED = (
+    IRRELEVANT_TO_A_DEAL
+    | ATTACK_HOUSE_RULES
+    | SAME_PLAYER_AGAIN
+    | {"deck", "hand_size", "deal_size_by_count"}
+)
 
 
 def covers(rules: Rules, players: int, bot: str) -> bool:
@@ -127,6 +143,11 @@ class Deals:
         self.attack = rules.game is GameKind.ATTACK
         self.multi = rules.multi_in_attack  # §10.3: groups of one face (the `groups` module)
         self.hit = HIT if rules.attack_stack_hits else PRESS  # §10.1: Hit 2s passed on
+        self.whf_barred = _without_whf(t) if rules.whf_needs_no_colour_match else None
+        # §10.5: after a Skip or Reverse the same player plays again (a player who went out
+        # with it ends the deal: nothing is owed after a Skip or Reverse)
+        self.replay = rules.replay_any_count
+        self.play_after_press = rules.atk_play_after_press  # §3.4: a press, then maybe a play
         self.ranks = text_ranks(t)
         self.heuristic = bot == "heuristic"
         self.rngs = list(bot_rngs)
@@ -173,7 +194,9 @@ class Deals:
         heuristic, attack, rngs, multi, hit = (
             self.heuristic, self.attack, self.rngs, self.multi, self.hit
         )  # fmt: skip
-        seat_plays, picks = self.seat_plays, self.picks
+        seat_plays, picks, whf_barred, replay = (
+            self.seat_plays, self.picks, self.whf_barred, self.replay
+        )  # fmt: skip
         top = discard[-1]
         launcher = _Launcher(self.press)
         row = fits[colour * faces + face[top]]
@@ -233,13 +256,14 @@ class Deals:
             hand = hands[seat]
             turns += 1
             offered: Sequence[GroupPlay] = ()
+            fit = row if whf_barred is None else _turn_fits(t, whf_barred, row, hand, colour, top)
             if drawn >= 0:
                 plays: Sequence[Play] = t.plays[drawn]
             elif multi:  # §10.3: single cards and groups, as `_plays_with_groups` lists them
-                plays, offered = (), listed(t, self.ranks, hands, seat, row, True)
+                plays, offered = (), listed(t, self.ranks, hands, seat, fit, True)
             else:
                 mine = seat_plays[seat]
-                plays = [p for c in dict.fromkeys(hand) if row[c] for p in mine[c]]
+                plays = [p for c in dict.fromkeys(hand) if fit[c] for p in mine[c]]
                 if len(hand) == 1 and kinds[hand[0]] == TRADE_HANDS:
                     plays = []  # Trade Hands may not be the last card
             if not plays and not offered:
@@ -249,6 +273,8 @@ class Deals:
                 got = 1
                 if attack:
                     got = launcher.press(hand, pile, discard, rng)
+                    if got and self.play_after_press and self._has_play(hand, row, colour, top):
+                        turn = seat  # §3.4 (`drawing.push_press`): the turn goes on: a play
                 elif pile or _refill(pile, discard, rng):
                     drew = pile.pop()
                     hand.append(drew)
@@ -298,12 +324,15 @@ class Deals:
             cards = 1 + len(group)  # §10.3: n cards, n times the effect (`resolve`)
             if kind in (NUMBER, WILD, DISCARD_ALL):
                 turn = (seat + d) % n
-            elif kind == SKIP:  # n Skips: the seat n + 1 steps on
-                turn = (seat + d * (cards + 1)) % n
+            elif kind == SKIP:  # n Skips: the seat n + 1 steps on (§10.5: the player again)
+                turn = seat if replay else (seat + d * (cards + 1)) % n
             elif kind == REVERSE:  # n Reverses: odd n turns; with two players each skips
                 if cards % 2:
                     d = -d
-                turn = (seat + d * (cards + 1)) % n if n == 2 else (seat + d) % n
+                if replay:  # §10.5 (`resolve._next_turn`): the player again, in the new direction
+                    turn = seat
+                else:
+                    turn = (seat + d * (cards + 1)) % n if n == 2 else (seat + d) % n
             elif kind == DRAW_TWO:
                 hands[(seat + d) % n] += _take(pile, discard, rng, 2)
                 turn = (seat + d + d) % n
@@ -340,6 +369,14 @@ class Deals:
             winner, tuple(points), hands, pile, discard, turns, launcher.presses, launcher.cards,
             launcher.longest_drought, steps, blocked,
         )  # fmt: skip
+
+    def _has_play(self, hand: list[int], row: Sequence[bool], colour: int, top: int) -> bool:
+        """The engine's `drawing.has_play` after a turn's press: some card fits alone (under
+        the covered rules every group that may go down holds such a card, so the bots, who
+        play whenever they can, play; `Pass` is listed last and never chosen)."""
+        if self.whf_barred is not None:
+            row = _turn_fits(self.tables, self.whf_barred, row, hand, colour, top)
+        return any(map(row.__getitem__, hand))
 
     def _passed_on(
         self, hands: list[list[int]], seat: int, d: int, row: Sequence[bool]
@@ -438,6 +475,29 @@ def _blocked_winner(t: Tables, hands: list[list[int]], last: int, d: int, n: int
     value = t.points.__getitem__
     order = [(last + d * k) % n for k in range(n)]
     return min(order, key=lambda seat: (sum(map(value, hands[seat])), len(hands[seat])))
+
+
+def _turn_fits(
+    t: Tables,
+    barred: tuple[tuple[bool, ...], ...],
+    row: Sequence[bool],
+    hand: list[int],
+    colour: int,
+    top: int,
+) -> Sequence[bool]:
+    """Which cards `hand` may play now under whf_needs_no_colour_match: `row`, or the row
+    without Wild Hit-Fires when the hand holds a card of the active colour (§4.2)."""
+    if colour in [t.colour[x] for x in hand]:
+        return barred[colour * t.faces + t.face[top]]
+    return row
+
+
+def _without_whf(t: Tables) -> tuple[tuple[bool, ...], ...]:
+    """The fit rows with every Wild Hit-Fire left out: under whf_needs_no_colour_match a
+    player holding a card of the active colour may not play one, alone or in a group (§4.2,
+    the engine's `playability._wild_allowed`, which looks at the whole hand)."""
+    barred = [k == WILD_HIT_FIRE for k in t.kind]
+    return tuple(tuple(ok and not no for ok, no in zip(row, barred, strict=True)) for row in t.fits)
 
 
 def _seat_plays(t: Tables, seat: int, players: int) -> tuple[tuple[Play, ...], ...]:

@@ -145,7 +145,7 @@ def test_simulate_names_its_path_and_both_paths_agree(capsys: pytest.CaptureFixt
     assert fast == slow
     house = _json(capsys, "--rules", "classic", "--games", "5", "--option", "stack_s0")
     assert house["path"] == "validated"
-    assert main(["simulate", "--path", "fast", "--option", "atk_play_after_press"]) == 2
+    assert main(["simulate", "--path", "fast", "--option", "uno_after_trade_receiver"]) == 2
     assert "the fast path covers" in capsys.readouterr().err
 
 
