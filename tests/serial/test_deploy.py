@@ -4,6 +4,8 @@ holds the board, and otherwise asks the firmware for maintenance mode and copies
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -60,22 +62,31 @@ def test_deploy_without_a_board_says_so(
     assert "no launcher board found" in capsys.readouterr().err
 
 
-def test_safe_off_tells_the_board(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+@contextmanager
+def a_board_left_running() -> Iterator[FakeBoard]:
+    """A fake board whose service died mid-eject: its motor runs and nobody said SAFE."""
     profile = serial_profile()
     with FakeBoard(profile) as board:
         launcher = SerialLauncher(profile, lambda: board.port, connect_timeout=WAIT)
-        launcher.link.request("EJECT", "job=5", "n=50", "deadline=9000")
-        launcher.link.close()  # the service died: nobody said SAFE
-        assert board.app.hw.motor.enabled
+        try:
+            launcher.link.request("EJECT", "job=5", "n=50", "deadline=9000")
+            launcher.link.close()  # the service died: nobody said SAFE
+            assert board.app.hw.motor.enabled
+            yield board
+        finally:
+            launcher.close()
+
+
+def test_safe_off_tells_the_board(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with a_board_left_running() as board:
         monkeypatch.setenv("UNO_ATTACK_SERIAL_PORT", board.port)
         config = tmp_path / "config.toml"
         config.write_text('[launcher]\nbackend = "serial"\n')
         assert cli_main(["safe-off", "--config", str(config), "--backend", "auto"]) == 0
         assert "stopped its motor" in capsys.readouterr().out
         assert not board.app.hw.motor.enabled and not board.app.ejector.busy
-        launcher.close()
 
 
 def test_safe_off_tells_each_table_its_board_by_serial_number(
@@ -84,12 +95,7 @@ def test_safe_off_tells_each_table_its_board_by_serial_number(
     """A service of two tables, one on the Pi's pins (mock pins here) and one on a board found by
     its USB serial number (a fake board's pty stands in for the port with that number): the
     board that was left running is told SAFE over its port, and both tables are reported."""
-    profile = serial_profile()
-    with FakeBoard(profile) as board:
-        launcher = SerialLauncher(profile, lambda: board.port, connect_timeout=WAIT)
-        launcher.link.request("EJECT", "job=5", "n=50", "deadline=9000")
-        launcher.link.close()  # the service died: nobody said SAFE
-        assert board.app.hw.motor.enabled
+    with a_board_left_running() as board:
         monkeypatch.setattr("controller.cli.safe_off.board_port", {"E6614103E7": board.port}.get)
         config = tmp_path / "config.toml"
         config.write_text(
@@ -101,7 +107,6 @@ def test_safe_off_tells_each_table_its_board_by_serial_number(
         assert "safe-off (table window, mock pins): motor.forward (GPIO12): driven low" in out
         assert f"safe-off (table corner, board): the launcher board on {board.port} stopped" in out
         assert not board.app.hw.motor.enabled and not board.app.ejector.busy
-        launcher.close()
 
 
 @pytest.mark.parametrize(("hz", "ok"), [(20_000, True), (500, True), (50, False)])
