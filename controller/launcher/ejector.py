@@ -234,7 +234,6 @@ class Ejector:
     def _feed(self, run: Run) -> tuple[StopReason, str]:
         t = self.tuning
         ramp = Ramp(run.start, min(t.start_speed, run.speed), run.speed, t.soft_start_ms / 1e3)
-        last = min(run.speed, t.last_card_speed)
         watch = LastCardWatch()
         counter = run.counter
         duty = -1.0
@@ -256,7 +255,7 @@ class Ejector:
                 return verdict
             ramp.advance(now)
             on_last = counter.count == run.cards - 1
-            wanted = min(ramp.speed(), last) if on_last else ramp.speed()
+            wanted = min(ramp.speed(), run.feeding_speed())  # the last card's is slower
             if on_last and watch.hold(counter, blocked_now, now, self._hold_s()):
                 wanted = 0.0  # the last card has left: hold until its late edges are judged
             if wanted != duty:

@@ -149,7 +149,7 @@ class SimulatedLauncher:
         self.courier = Courier(delay, random.Random(o.seed + 1)) if delay is not None else None
         self._motor_pins = {role: self._watch(pin) for role, pin in profile.motor.lines}
         self._beam = self._input(profile.beam.pin)
-        self._beam.catch_up = self._catch_up_for_read
+        self._beam.catch_up = self.catch_up
         self._button = self._input(profile.button.pin)
         self._lid = self._input(profile.lid.pin) if profile.lid else None
         if self._lid is not None:
@@ -404,15 +404,11 @@ class SimulatedLauncher:
             self._wake.wait(None if due == math.inf else max(due - now, 0.0))
 
     def catch_up(self) -> None:
-        """The machine brought up to now, every edge due delivered (in this thread), as a beam
-        read does (any thread: with a firmware on the pins it never waits for the machine)."""
-        self._catch_up_for_read()
-
-    def _catch_up_for_read(self) -> None:
-        """Before a beam read: the machine at the moment of the read. Inside an edge's own
-        callback the level is that edge's. With a firmware on the pins a reader never waits
-        for the machine (an interrupt may need a lock the reader holds): it may read the level
-        of a moment ago while the machine is busy."""
+        """The machine at this moment, every edge due delivered (in this thread): before a beam
+        read, and before a board's main-loop step. Inside an edge's own callback the level is
+        that edge's. With a firmware on the pins a caller never waits for the machine (an
+        interrupt may need a lock the caller holds): it may see the level of a moment ago while
+        the machine is busy."""
         if _held_here(self._lock):
             if self._edge_at is None:
                 self._catch_up()
