@@ -8,7 +8,7 @@ except ImportError:  # MicroPython: no typing module, and it never evaluates ann
 
 from uno_beam import Beam
 from uno_lights import Lights
-from uno_motor import Motor, check_pwm_hz
+from uno_motor import build_motor, check_pwm_hz, pwm_line
 from uno_switch import Switch
 
 
@@ -27,7 +27,7 @@ class Hardware:
         self._machine = machine
         hz = check_pwm_hz(pins.get("pwm_hz", 20000))  # refused before any line is a PWM
         off, on = machine.disable_irq, machine.enable_irq
-        self.motor = _motor(machine, pins, hz)
+        self.motor = build_motor(machine, pins, hz)
         edges = machine.Pin.IRQ_RISING | machine.Pin.IRQ_FALLING
         beam_pin = _input(machine, pins["beam"])
         self.beam = Beam(beam_pin, clock, off, on, pins.get("beam_blocked", 0))
@@ -49,44 +49,17 @@ class Hardware:
             self.lights.off()
 
 
-def _pwm(machine: Any, gpio: int, hz: int) -> Any:
-    pwm = machine.PWM(machine.Pin(gpio, machine.Pin.OUT, value=0))
-    pwm.freq(hz)
-    pwm.duty_u16(0)
-    return pwm
-
-
-def _output(machine: Any, gpio: int) -> Any:
-    return machine.Pin(gpio, machine.Pin.OUT, value=0)
-
-
 def _input(machine: Any, gpio: int) -> Any:
     return machine.Pin(gpio, machine.Pin.IN, machine.Pin.PULL_UP)
-
-
-def _motor(machine: Any, pins: dict[str, Any], hz: int) -> Motor:
-    driver = pins["driver"]
-    if driver == "hbridge":
-        enable = _output(machine, pins["enable"]) if pins.get("enable") is not None else None
-        return Motor(
-            driver,
-            _pwm(machine, pins["forward"], hz),
-            _pwm(machine, pins["backward"], hz),
-            enable=enable,
-        )
-    if driver == "phase_enable":
-        pwm = _pwm(machine, pins["enable"], hz)
-        return Motor(driver, pwm, phase=_output(machine, pins["phase"]))
-    return Motor(driver, _pwm(machine, pins["pin"], hz))
 
 
 def _lights(machine: Any, pins: dict[str, Any], hz: int) -> Lights | None:
     rgb = None
     if pins.get("red") is not None:
-        rgb = tuple(_pwm(machine, pins[c], 1000) for c in ("red", "green", "blue"))
+        rgb = tuple(pwm_line(machine, pins[c], 1000) for c in ("red", "green", "blue"))
     button = None
     if pins.get("button_led") is not None:
-        button = _pwm(machine, pins["button_led"], 1000)
+        button = pwm_line(machine, pins["button_led"], 1000)
     if rgb is None and button is None:
         return None
     return Lights(rgb, button, bool(pins.get("rgb_active_high", 1)))

@@ -140,3 +140,32 @@ class Motor:
         else:
             self._a.duty_u16(duty(speed))
         self.speed = speed
+
+
+def pwm_line(machine: Any, gpio: int, hz: int) -> Any:
+    """A PWM output at `hz`, low."""
+    pwm = machine.PWM(machine.Pin(gpio, machine.Pin.OUT, value=0))
+    pwm.freq(hz)
+    pwm.duty_u16(0)
+    return pwm
+
+
+def _output(machine: Any, gpio: int) -> Any:
+    return machine.Pin(gpio, machine.Pin.OUT, value=0)
+
+
+def build_motor(machine: Any, pins: dict[str, Any], hz: int) -> Motor:
+    """The `Motor` on the lines `pins` names for its driver, every line low."""
+    driver = pins["driver"]
+    if driver == "hbridge":
+        enable = _output(machine, pins["enable"]) if pins.get("enable") is not None else None
+        return Motor(
+            driver,
+            pwm_line(machine, pins["forward"], hz),
+            pwm_line(machine, pins["backward"], hz),
+            enable=enable,
+        )
+    if driver == "phase_enable":
+        pwm = pwm_line(machine, pins["enable"], hz)
+        return Motor(driver, pwm, phase=_output(machine, pins["phase"]))
+    return Motor(driver, pwm_line(machine, pins["pin"], hz))

@@ -24,13 +24,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+import gpiozero
 from gpiozero import (
     PWMLED,
     RGBLED,
     Buzzer,
     DigitalInputDevice,
     DigitalOutputDevice,
-    Motor,
+    OutputDevice,
     PhaseEnableMotor,
     PWMOutputDevice,
     TonalBuzzer,
@@ -62,10 +63,11 @@ class FeedMotor:
         check_pwm_frequency(config, pin_factory)
         self.config = config
         self._device = _build_motor(config, pin_factory)
-        for child in _pwm_children(self._device):
-            child.frequency = config.pwm_frequency
-        self._single = isinstance(self._device, DigitalOutputDevice | PWMOutputDevice)
-        self._lines = _line_devices(self._device)
+        self._lines = _line_devices(self._device, config.driver)
+        for line in self._lines.values():
+            if isinstance(line, PWMOutputDevice):
+                line.frequency = config.pwm_frequency
+        self._single = isinstance(self._device, OutputDevice)
         self._closed = False
 
     @property
@@ -146,56 +148,28 @@ def check_pwm_frequency(config: MotorPins, pin_factory: Any) -> None:
         )
 
 
-def _hbridge(config: MotorPins, pin_factory: Any) -> Any:
-    return Motor(
-        config.forward, config.backward, enable=config.enable, pwm=config.pwm,
-        pin_factory=pin_factory,
-    )  # fmt: skip
-
-
-def _phase_enable(config: MotorPins, pin_factory: Any) -> Any:
-    return PhaseEnableMotor(config.phase, config.enable, pwm=config.pwm, pin_factory=pin_factory)
-
-
-def _mosfet(config: MotorPins, pin_factory: Any) -> Any:
-    gate = PWMOutputDevice if config.pwm else DigitalOutputDevice
-    return gate(config.pin, pin_factory=pin_factory)
-
-
-# gpiozero's device for each kind in `drivers.DRIVERS` (its lines and levels are declared there)
-_DEVICES: dict[str, Callable[[MotorPins, Any], Any]] = {
-    "hbridge": _hbridge,
-    "phase_enable": _phase_enable,
-    "mosfet": _mosfet,
-}
-
-
 def _build_motor(config: MotorPins, pin_factory: Any) -> Any:
-    return _DEVICES[config.driver](config, pin_factory)
+    """gpiozero's device for the profile's driver (`Driver.device`): its required lines in
+    order and its optional ones by keyword; a one-line device is a PWM or an on/off output as
+    the profile says."""
+    kind = DRIVERS[config.driver]
+    device = getattr(gpiozero, kind.device)
+    required = [getattr(config, role) for role in kind.lines]
+    if issubclass(device, OutputDevice):
+        device = device if config.pwm else DigitalOutputDevice
+        return device(*required, pin_factory=pin_factory)
+    optional = {role: getattr(config, role) for role in kind.optional}
+    return device(*required, **optional, pwm=config.pwm, pin_factory=pin_factory)
 
 
-_ROLE_DEVICES = {  # a gpiozero motor's output device for each line role
-    "forward": "forward_device",
-    "backward": "backward_device",
-    "enable": "enable_device",
-    "phase": "phase_device",
-}
-
-
-def _line_devices(device: Any) -> dict[str, Any]:
-    """The output device on each of the motor's lines, by role (`drivers.ROLES`)."""
-    if isinstance(device, DigitalOutputDevice | PWMOutputDevice):
-        return {"pin": device}
-    found = {role: getattr(device, name, None) for role, name in _ROLE_DEVICES.items()}
+def _line_devices(device: Any, driver: str) -> dict[str, Any]:
+    """The output device on each of the motor's lines, by role (`drivers.ROLES`): a one-line
+    device is its own, a gpiozero motor names its line for role ``r`` ``r_device``."""
+    kind = DRIVERS[driver]
+    if isinstance(device, OutputDevice):
+        return {kind.lines[0]: device}
+    found = {role: getattr(device, f"{role}_device", None) for role in kind.roles}
     return {role: line for role, line in found.items() if line is not None}
-
-
-def _pwm_children(device: Any) -> list[PWMOutputDevice]:
-    if isinstance(device, PWMOutputDevice):
-        return [device]
-    children = [getattr(device, name, None) for name in ("forward_device", "backward_device")]
-    children.append(getattr(device, "enable_device", None))
-    return [c for c in children if isinstance(c, PWMOutputDevice)]
 
 
 class LauncherDevices:

@@ -3,7 +3,8 @@ motor runs forward, runs backward, brakes and is off.
 
 gpiozero's split is the model: an H-bridge is a `Motor` (a PWM line per direction, an optional
 enable), a PHASE/ENABLE driver a `PhaseEnableMotor`, a single MOSFET a `PWMOutputDevice`. The
-host builds its devices from this table (`devices.FeedMotor`), checks pin profiles against it
+host builds its gpiozero device from this table (`devices.FeedMotor`: a motor's line for role
+`r` is its ``r_device``, as gpiozero names them), checks pin profiles against it
 (`pins.MotorPins`) and simulates the motor from it (`sim`); the board's firmware
 (firmware/uno_motor.py) drives the same lines the same way, and tests/firmware checks it does.
 
@@ -34,6 +35,7 @@ class Driver:
     backward: Lines | None  # None: it cannot reverse (and so cannot retract)
     brake: Lines  # "stop now": shorts the windings where the driver can, else lets it coast
     speed: Callable[[Mapping[str, float]], float]  # signed speed from the lines' levels
+    device: str  # its gpiozero class: required lines positional, optional ones by keyword
     about: str
 
     @property
@@ -64,6 +66,7 @@ DRIVERS: dict[str, Driver] = {
             backward={"forward": 0, "backward": DUTY, "enable": 1},
             brake={"forward": 1, "backward": 1, "enable": 1},
             speed=_hbridge_speed,
+            device="Motor",
             about="DRV8833 / TB6612 / L293D / L298N: a PWM input per direction, an optional "
             "enable (nSLEEP / STBY / EN)",
         ),
@@ -75,6 +78,7 @@ DRIVERS: dict[str, Driver] = {
             backward={"phase": 1, "enable": DUTY},
             brake={"phase": 0, "enable": 0},
             speed=_phase_enable_speed,
+            device="PhaseEnableMotor",
             about="PHASE/ENABLE drivers (DRV8838, DRV8835 in PH/EN mode): PWM on ENABLE, the "
             "direction on PHASE",
         ),
@@ -86,6 +90,7 @@ DRIVERS: dict[str, Driver] = {
             backward=None,
             brake={"pin": 0},
             speed=lambda level: level["pin"],
+            device="PWMOutputDevice",  # DigitalOutputDevice when the profile has no PWM
             about="one logic-level MOSFET on `pin`: it cannot reverse (no retract) nor brake",
         ),
     )

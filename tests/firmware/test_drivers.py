@@ -5,7 +5,6 @@ each line when the motor runs forward, runs backward, brakes and is off."""
 from __future__ import annotations
 
 import pytest
-import uno_hw
 import uno_motor
 
 from controller.launcher.drivers import DRIVERS, Driver, Lines, levels
@@ -19,7 +18,7 @@ FIRMWARE_HALF = uno_motor.duty(HALF) / 65535
 def test_the_firmware_knows_exactly_the_hosts_driver_kinds() -> None:
     machine = FakeMachine()
     for name in DRIVERS:
-        uno_hw._motor(machine, {"driver": name, **GPIO}, 20_000)
+        uno_motor.build_motor(machine, {"driver": name, **GPIO}, 20_000)
     with pytest.raises(ValueError, match="unknown driver"):
         uno_motor.Motor("stepper", machine.PWM(machine.Pin(20)))
 
@@ -27,7 +26,7 @@ def test_the_firmware_knows_exactly_the_hosts_driver_kinds() -> None:
 def _board(driver: Driver) -> tuple[FakeMachine, uno_motor.Motor]:
     machine = FakeMachine()
     pins = {"driver": driver.name, **{role: GPIO[role] for role in driver.roles}}
-    motor = uno_hw._motor(machine, pins, 20_000)
+    motor = uno_motor.build_motor(machine, pins, 20_000)
     motor.enable()
     return machine, motor
 

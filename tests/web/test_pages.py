@@ -142,6 +142,18 @@ def test_static_scripts_are_served(client: FlaskClient) -> None:
         answer.close()
 
 
+def test_every_panel_the_scoreboard_names_has_its_module(client: FlaskClient) -> None:
+    """board.js imports static/js/<name>.js for each `data-panel="<name>"` and calls its
+    `render(state, section)`."""
+    names = re.findall(r'data-panel="([a-z_]+)"', client.get("/").text)
+    assert {"tournament", "standings"} <= set(names)
+    for name in names:
+        answer = client.get(f"/static/js/{name}.js")
+        assert answer.status_code == 200, name
+        assert "export function render(state, section)" in answer.text, name
+        answer.close()
+
+
 def test_page_escapes_player_names(unlocked: FlaskClient, service: TableService) -> None:
     service.submit({"type": "setup", "setup": SETUP | {"players": ["<b>x</b>", "Bob"]}})
     html = unlocked.get("/").text

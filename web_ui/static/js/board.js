@@ -9,8 +9,6 @@ import { renderControls } from "./controls.js";
 import { applyDemo, botsPlay, demoState, humans, renderSeats, renderVirtualPress, refreshHumans, startDemo } from "./demo.js";
 import { addRecord, loadHistory } from "./feed.js";
 import { refreshRequests } from "./join.js";
-import { renderFormat } from "./standings.js";
-import { renderTournament } from "./tournament.js";
 import {
   flyOut,
   renderAlerts,
@@ -23,6 +21,16 @@ import {
 } from "./view.js";
 
 let state = page.state;
+
+/* The panels that draw themselves: each `<section data-panel="name">` in the template has its
+ * module, static/js/<name>.js, exporting `render(state, section)`. A new panel needs its markup
+ * and its module; this file stays as it is. */
+const panels = await Promise.all(
+  [...document.querySelectorAll("[data-panel]")].map(async (section) => {
+    const panel = await import(`./${section.dataset.panel}.js`);
+    return (now) => panel.render(now, section);
+  }),
+);
 
 /** Take a newer state (from the stream or a command's answer) and redraw. */
 function accept(next, authoritative = false) {
@@ -61,8 +69,7 @@ function render() {
   renderGame(state);
   renderAlerts(state);
   renderPlayers(state);
-  renderTournament(state);
-  renderFormat(state);
+  for (const panel of panels) panel(state);
   renderLauncher(state);
   placeSound();
   renderChart($("chart"), state);

@@ -4,9 +4,10 @@
 import { $, h, page, t } from "./api.js";
 import { lowerIsBetter, nameOf, totalText } from "./view.js";
 
-export function renderFormat(state) {
+/** A `data-panel` module (board.js): the match format's teams, rotation and finishing order. */
+export function render(state, section) {
   const parts = state.setup ? [teams(state), rotation(state), finishingOrder(state)] : [];
-  $("format-panel").hidden = !parts.some(Boolean);
+  section.hidden = !parts.some(Boolean);
   $("format-view").replaceChildren(...parts.filter(Boolean));
   renderHouse(state);
 }

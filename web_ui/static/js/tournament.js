@@ -8,9 +8,10 @@ const pairing = (seating) =>
     b: t("partners", { a: seating[1], b: seating[3] }),
   });
 
-export function renderTournament(state) {
+/** A `data-panel` module (board.js): this table's view of the tournament. */
+export function render(state, section) {
   const tour = state.tournament;
-  $("tournament-panel").hidden = !tour;
+  section.hidden = !tour;
   if (!tour) return;
   const rounds = tour.kind !== "open" && !tour.over;
   const title = [t("tournament"), t(`tournament_kind_${tour.kind}`)];
