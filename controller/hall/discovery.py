@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from zeroconf import (
@@ -49,7 +50,9 @@ class TableBrowser:
     def start(self) -> bool:
         """Start browsing; False (and a warning logged) when it cannot."""
         try:
-            self._zeroconf = Zeroconf(interfaces=self.interfaces, ip_version=IPVersion.V4Only)
+            self._zeroconf = zeroconf_of_its_own(
+                interfaces=self.interfaces, ip_version=IPVersion.V4Only
+            )
             self._browser = ServiceBrowser(self._zeroconf, SERVICE_TYPE, handlers=[self._changed])
         except Exception as error:
             log.warning("cannot look for tables on the network: %s", error)
@@ -82,6 +85,19 @@ class TableBrowser:
             self.found(url)
         except Exception:
             log.exception("following %s, found on the network", url)
+
+
+def zeroconf_of_its_own(**options: Any) -> Zeroconf:
+    """A Zeroconf that runs on an event loop thread of its own, whichever thread asks for it.
+
+    Made on a thread where an asyncio loop counts as running, python-zeroconf joins that loop
+    instead of starting its own. A loop that stands still while the code inside it blocks (a
+    coroutine that calls this, or a library whose blocking API runs one on the caller's thread)
+    would then never let it hear an answer, nor say goodbye when it is closed. A fresh thread has
+    no loop running, so the Zeroconf made there always starts its own.
+    """
+    with ThreadPoolExecutor(1, thread_name_prefix="zeroconf-start") as pool:
+        return pool.submit(Zeroconf, **options).result()
 
 
 def announced_url(info: ServiceInfo) -> str | None:

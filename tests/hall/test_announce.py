@@ -1,15 +1,19 @@
 """Tables announce themselves with mDNS/DNS-SD and the hall finds them, on this machine's
 loopback interface only (no packet leaves it): the announcer and the browser in one process,
-then a real `uno-attack run` found by the browser. Announcing never stops a service."""
+then a real `uno-attack run` found by the browser. Announcing never stops a service. A browser
+started where an asyncio loop runs but stands still (as Playwright's sync API leaves one on the
+thread driving the browser tests) still finds them."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -23,20 +27,27 @@ from tests.waiting import wait_until
 LOOPBACK = "127.0.0.1"
 
 
+def loopback_browser(found: Callable[[str], object]) -> TableBrowser:
+    """A started browser on the loopback interface; the test skips where mDNS cannot run."""
+    if os.environ.get("CI"):  # multicast on a machine shared with other work: not dependable
+        pytest.skip("mDNS on a shared CI machine: a fresh clone there found nothing in 60 s")
+    browser = TableBrowser(found, interfaces=[LOOPBACK])
+    if not browser.start():
+        pytest.skip("mDNS cannot run here (no multicast on the loopback interface)")
+    return browser
+
+
 @pytest.fixture
 def found() -> Iterator[list[str]]:
     """The addresses a browser on the loopback interface finds, as it finds them."""
-    if os.environ.get("CI"):  # multicast on a machine shared with other work: not dependable
-        pytest.skip("mDNS on a shared CI machine: a fresh clone there found nothing in 60 s")
     urls: list[str] = []
-    browser = TableBrowser(urls.append, interfaces=[LOOPBACK])
-    if not browser.start():
-        pytest.skip("mDNS cannot run here (no multicast on the loopback interface)")
+    browser = loopback_browser(urls.append)
     yield urls
     browser.close()
 
 
-def test_announced_tables_are_found_at_their_addresses(found: list[str]) -> None:
+def announce_two_tables_until_found(found: list[str]) -> None:
+    """Announce two tables of one service on the loopback interface until both are found."""
     port = free_port()
     tables = [AnnouncedTable("main", "/", "Hall test"), AnnouncedTable("b", "/t/b/", "Hall test")]
     announcer = Announcer(tables, port, LOOPBACK, [LOOPBACK]).start()
@@ -45,6 +56,23 @@ def test_announced_tables_are_found_at_their_addresses(found: list[str]) -> None
         wait_until(lambda: expected <= set(found), f"both tables found: {expected}")
     finally:
         announcer.close()
+
+
+def test_announced_tables_are_found_at_their_addresses(found: list[str]) -> None:
+    announce_two_tables_until_found(found)
+
+
+def test_a_browser_started_inside_a_loop_that_stands_still_finds_tables() -> None:
+    async def blocking_inside_the_loop() -> None:  # the loop runs, but never gets to turn
+        urls: list[str] = []
+        browser = loopback_browser(urls.append)
+        try:
+            announce_two_tables_until_found(urls)
+        finally:
+            browser.close()
+
+    with ThreadPoolExecutor(1) as pool:  # a thread of its own: this one may have a loop already
+        pool.submit(asyncio.run, blocking_inside_the_loop()).result()
 
 
 def test_a_running_service_is_found(found: list[str], tmp_path: Path) -> None:
