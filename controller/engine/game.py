@@ -80,6 +80,12 @@ class Game(DealState):
             return self._listing(legal_actions.duty_actions(self))
         return self._listing(legal_actions.turn_actions(self))
 
+    def may_press(self, seat: int) -> bool:
+        """`seat` may press the launcher now (a press it owes, or its turn's): the check
+        `push(Press(seat))` makes, without listing every other action (a tablet's press waits
+        on it, on its way to the motor)."""
+        return drawing.may_press(self, seat)
+
     def is_legal(self, action: Action) -> bool:
         try:
             self.copy().push(action)

@@ -61,6 +61,10 @@ StopReason = Literal["count", "jam", "empty", "timeout", "stopped"]
 Clock = Callable[[], float]
 
 
+def _nothing() -> None:
+    """No one to tell that the motor started."""
+
+
 @dataclass(frozen=True)
 class EjectResult:
     """What came out and why the motor stopped.
@@ -173,9 +177,16 @@ class Ejector:
         """Abort the current run (from any thread); the motor is off when `run` returns."""
         self._queue.put(_Stop(detail))
 
-    def run(self, cards: int, *, speed: float | None = None) -> EjectResult:
+    def run(
+        self,
+        cards: int,
+        *,
+        speed: float | None = None,
+        started: Callable[[], None] = _nothing,
+    ) -> EjectResult:
         """Eject exactly `cards` cards (or fewer, with the reason), then retract (not after a
-        jam or a stop)."""
+        jam or a stop). `started` is called once, just after the motor is first driven
+        forward."""
         if cards <= 0:
             return EjectResult(max(cards, 0), 0, "count")
         self._drain()
@@ -193,7 +204,7 @@ class Ejector:
             self._collecting_since = start
         try:
             try:
-                reason, detail = self._feed(run)
+                reason, detail = self._feed(run, started)
             finally:
                 self._off(pace)
             end = self._end_forward(reason, run)
@@ -231,7 +242,7 @@ class Ejector:
 
     # --- the run ---
 
-    def _feed(self, run: Run) -> tuple[StopReason, str]:
+    def _feed(self, run: Run, started: Callable[[], None]) -> tuple[StopReason, str]:
         t = self.tuning
         ramp = Ramp(run.start, min(t.start_speed, run.speed), run.speed, t.soft_start_ms / 1e3)
         watch = LastCardWatch()
@@ -260,6 +271,9 @@ class Ejector:
                 wanted = 0.0  # the last card has left: hold until its late edges are judged
             if wanted != duty:
                 duty = self._set_speed(wanted, run.pace)
+                if wanted > 0:
+                    started()
+                    started = _nothing
             wake = min(run.deadline, counter.next_change(), ramp.next_time(), run.due())
             if on_last or blocked_now != counter.beam_blocked or run.long_pulse(now):
                 wake = now + LEVEL_POLL_S if wake <= now else min(wake, now + LEVEL_POLL_S)

@@ -108,8 +108,9 @@ class Drive(Protocol):
         """The closed-loop ejector on this machine's pins; None when a board counts the cards."""
         ...
 
-    def feed(self, cards: int, speed: float | None) -> EjectResult:
-        """Feed exactly `cards` cards (the owner thread, holding the run lock)."""
+    def feed(self, cards: int, speed: float | None, started: Callable[[], None]) -> EjectResult:
+        """Feed exactly `cards` cards (the owner thread, holding the run lock); call `started`
+        once, as soon as the motor has been told to run (never if it was not)."""
         ...
 
     def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
@@ -307,10 +308,13 @@ class Launcher:
         self._check_ready()
         if not self._busy.acquire(blocking=False):
             raise LauncherBusy("another eject is running")
-        try:
+
+        def started() -> None:  # the motor first: then the lights, chimes and scoreboards
             self._set_activity(LauncherStatus.FIRING)
             self.feedback.play(pattern)
-            result = self.drive.feed(cards, speed)
+
+        try:
+            result = self.drive.feed(cards, speed, started)
         finally:
             self._busy.release()
             self._set_activity(LauncherStatus.READY)
@@ -437,10 +441,10 @@ class Launcher:
     def _dispatch(self, event: ButtonEvent) -> None:
         if event.kind == "stuck":
             self.latch(Fault("stuck_button", f"the button has been held for {event.held:g} s"))
-        elif event.kind == "press":
-            self.feedback.play("press")
-        for consumer in list(self._press_consumers):
+        for consumer in list(self._press_consumers):  # first: a press is on its way to the motor
             _call_safely(consumer, event)
+        if event.kind == "press":
+            self.feedback.play("press")
 
     # --- shutdown ---
 
@@ -512,8 +516,8 @@ class PinDrive:
     def lid_open(self) -> bool:
         return self.devices.lid_open
 
-    def feed(self, cards: int, speed: float | None) -> EjectResult:
-        return self.ejector.run(cards, speed=speed)
+    def feed(self, cards: int, speed: float | None, started: Callable[[], None]) -> EjectResult:
+        return self.ejector.run(cards, speed=speed, started=started)
 
     def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
         self.ejector.add_settlement_consumer(consumer)

@@ -398,7 +398,7 @@ class TableSession:
         if game is None or game.phase is not Phase.PLAYING or not self.rules.attack:
             return None
         seat = game.to_move()
-        return seat if seat is not None and Press(seat) in game.moves() else None
+        return seat if seat is not None and game.may_press(seat) else None
 
     def snapshot(self) -> dict[str, Any]:
         """Everything the scoreboard shows, JSON-ready."""

@@ -252,6 +252,9 @@ def check_state(game: Game, rng: random.Random, tries: int) -> list[Disagreement
     listed = game.legal_actions()
     found = _listed_refused(game, listed, rng, tries)
     offered = set(listed)
+    for seat in range(game.players):  # the table's quick check before a press goes to the motor
+        if game.may_press(seat) != (Press(seat) in offered):
+            found.append(Disagreement("may_press disagrees", Press(seat), _describe(game)))
     for action in candidates(game, rng, tries):
         events = accepted(game, action)
         if events is None or listed_as(game, action, offered) or _penalised(action, events):

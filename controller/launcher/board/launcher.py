@@ -223,8 +223,8 @@ class BoardDrive:
     def deaf(self) -> str | None:
         return None  # a silent board is the link's outage
 
-    def feed(self, cards: int, speed: float | None) -> EjectResult:
-        return self._remote_run(cards, speed or self.profile.ejector.speed)
+    def feed(self, cards: int, speed: float | None, started: Callable[[], None]) -> EjectResult:
+        return self._remote_run(cards, speed or self.profile.ejector.speed, started)
 
     def add_settlement_consumer(self, consumer: SettlementConsumer) -> None:
         """Receive a `Settlement` for every run the link cut off, once the board has said how
@@ -360,7 +360,7 @@ class BoardDrive:
 
     # --- running the motor (owner thread) ---
 
-    def _remote_run(self, cards: int, speed: float) -> EjectResult:
+    def _remote_run(self, cards: int, speed: float, started: Callable[[], None]) -> EjectResult:
         if cards == 0:
             return EjectResult(0, 0, "count")
         deadline_ms = self.profile.ejector.deadline_ms(cards)
@@ -370,6 +370,7 @@ class BoardDrive:
             self._job = job
         try:
             self._send_eject(job, speed)
+            started()  # the board has it (or the link went down as it was sent: it may run)
             return self._await(job)
         finally:
             with self._changed:
