@@ -232,6 +232,23 @@ def test_eject_busy_refuses_a_second_run(make_launcher: MakeLauncher) -> None:
     worker.join(10)
 
 
+def test_firing_is_said_once_the_motor_runs(
+    make_launcher: MakeLauncher, mock_factory: MockFactory
+) -> None:
+    """Scoreboards, lights and chime hear "firing" once the motor's forward line is on: nothing
+    they do stands between a press and the motor."""
+    launcher = make_launcher()
+    forward = pin(mock_factory, 12)
+    heard: list[float] = []
+    launcher.add_status_consumer(
+        lambda status, fault: (
+            heard.append(forward.state) if status is LauncherStatus.FIRING else None
+        )
+    )
+    assert launcher.eject(1).complete
+    assert len(heard) == 1 and heard[0] > 0
+
+
 def test_deal_uses_the_deal_speed(make_launcher: MakeLauncher, mock_factory: MockFactory) -> None:
     launcher = make_launcher()
     result = launcher.deal(7)
