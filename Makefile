@@ -5,7 +5,7 @@ VENV   ?= .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test test-busy test-kernel soak lint typecheck pytest pytest-parallel suite-times bench clean venv chromium firmware-deploy firmware-test install uninstall screenshots
+.PHONY: run test test-busy test-kernel soak lint typecheck pytest pytest-one suite-times bench clean venv chromium firmware-deploy firmware-test install uninstall screenshots
 
 RIG := tests/kernel/rig.sh
 
@@ -40,7 +40,7 @@ test-busy: $(VENV)/.test chromium
 	@hogs=""; for i in $$(seq $$(nproc)); do sh -c 'while :; do :; done' & hogs="$$hogs $$!"; done; \
 	trap 'kill $$hogs' EXIT INT TERM; \
 	echo "running the suite beside $$(nproc) busy processes"; \
-	$(PY) -m pytest -q
+	$(SUITE)
 
 # The kernel tier (tests/kernel/README.md): the launcher's own code on a real Linux GPIO chip (the
 # kernel's gpio-sim, in a QEMU guest) with the real lgpio, one pytest session inside the guest.
@@ -67,12 +67,11 @@ typecheck: $(VENV)/.test
 	$(VENV)/bin/mypy
 
 pytest: $(VENV)/.test
-	$(PY) -m pytest -q
-
-# The suite in two passes (SUITE above): faster, not yet steady on a loaded 2-core machine (a
-# fresh clone beside other work failed simulated-launcher counts and demo-paced hall tests).
-pytest-parallel: $(VENV)/.test
 	$(SUITE)
+
+# The whole suite in one process, as it ran before the two passes (for comparing their times).
+pytest-one: $(VENV)/.test
+	$(PY) -m pytest -q
 
 # The suite's wall and CPU time, the load around it and its slowest tests (tools/suite_times.py).
 suite-times: $(VENV)/.test chromium
