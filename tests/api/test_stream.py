@@ -1,5 +1,5 @@
 """Server-Sent Events through a real waitress server: a snapshot first, then every record with
-`id:` = its sequence number, heartbeats, and resuming with Last-Event-ID."""
+`id:` = its sequence number, heartbeats, and resuming with Last-Event-ID (or ?last=)."""
 
 from __future__ import annotations
 
@@ -25,10 +25,12 @@ def app(app: Flask) -> Flask:
 class Stream:
     """An SSE client on a raw HTTP connection."""
 
-    def __init__(self, port: int, last: int | None = None) -> None:
+    def __init__(self, port: int, last: int | None = None, *, by_query: bool = False) -> None:
+        """`last` goes as `Last-Event-ID` (a browser's reconnect) or `?last=` (a new page's)."""
         self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        headers = {} if last is None else {"Last-Event-ID": str(last)}
-        self.connection.request("GET", "/api/events", headers=headers)
+        headers = {} if last is None or by_query else {"Last-Event-ID": str(last)}
+        path = f"/api/events?last={last}" if last is not None and by_query else "/api/events"
+        self.connection.request("GET", path, headers=headers)
         self.response = self.connection.getresponse()
         assert self.response.status == 200
         assert self.response.getheader("Content-Type", "").startswith("text/event-stream")
@@ -77,11 +79,14 @@ def test_stream_sends_heartbeats(port: int) -> None:
         stream.close()
 
 
-def test_reconnecting_tablet_resumes_from_last_event_id(port: int, service: TableService) -> None:
+@pytest.mark.parametrize("by_query", [False, True], ids=["Last-Event-ID", "query"])
+def test_reconnecting_tablet_resumes_from_last_event_id(
+    port: int, service: TableService, by_query: bool
+) -> None:
     first = service.submit({"type": "setup", "setup": SETUP})
     turn_up = {"type": "action", "action": {"type": "TurnUp", "card": "R5"}}
     missed = [service.submit({"type": "deal"}), service.submit(turn_up)]
-    stream = Stream(port, last=first.seq)
+    stream = Stream(port, last=first.seq, by_query=by_query)
     try:
         resumed = [stream.next(), stream.next()]
         assert [m["id"] for m in resumed] == [r.seq for r in missed]

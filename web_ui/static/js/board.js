@@ -1,5 +1,6 @@
-// The scoreboard: draws the state, keeps it live over Server-Sent Events (/api/events; the
-// first message is a snapshot, the browser resumes with Last-Event-ID), and hosts the controls.
+// The scoreboard: draws the state, keeps it live over Server-Sent Events (/api/events?last=:
+// the records after the state shown, then a snapshot; the browser resumes with Last-Event-ID),
+// and hosts the controls.
 import { $, at, attempt, notify, page, post, t } from "./api.js";
 import { renderChart } from "./chart.js";
 import { askForPin } from "./pin.js";
@@ -112,9 +113,11 @@ function onNotice(notice) {
   else if (notice.code !== "guessing" || page.unlocked) notify(noticeText(notice));
 }
 
-/** Listen to the table; if the stream closes for good, open a new one a little later. */
+/** Listen to the table; if the stream closes for good, open a new one a little later. Each
+ * stream starts after the state shown (`?last=`): the records logged since the page was drawn
+ * (or the last stream closed) come first, for the feed and the eject. */
 function connect() {
-  const source = new EventSource(at("/api/events"));
+  const source = new EventSource(at(`/api/events?last=${state.seq ?? 0}`));
   source.addEventListener("open", () => live(true));
   source.addEventListener("snapshot", (e) => {
     live(true);
