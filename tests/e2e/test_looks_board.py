@@ -14,6 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from controller.policy import ScriptedPolicy
+from tests.waiting import wait_until
 
 from .conftest import Table, _table
 from .looks import CHART_TEXT, LANDSCAPE, PHONE, SIZES, SLACK, fits, opened
@@ -120,13 +121,28 @@ def test_no_legend_without_rounds_and_chinese_punctuation(table: Table) -> None:
     expect(page.locator("#history-panel h2")).not_to_have_text("历史")  # "history": not rounds
 
 
+# Each points field's place, [top, left], read in one go: the controls are drawn again with
+# every state the page accepts, so fields read one by one may be gone by the next read.
+POINTS = """() => [...document.querySelectorAll(".points-input input")].map((el) => {
+  const box = el.getBoundingClientRect();
+  return box.width > 0 ? [Math.round(box.y), Math.round(box.x)] : null;
+})"""
+
+
 def test_score_only_points_line_up(table: Table) -> None:
     score_only(table.service)
     page = opened(table, PHONE)
+    found: list[list[int]] = []
+
+    def every_field_shown() -> bool:
+        places = page.evaluate(POINTS)
+        found[:] = places if places and all(places) else []
+        return bool(found)
+
+    wait_until(every_field_shown, "every points field shown")
     rows: dict[int, list[int]] = {}
-    for field in page.locator(".points-input input").all():
-        box = field.bounding_box()
-        rows.setdefault(round(box["y"]), []).append(round(box["x"]))
+    for top, left in found:
+        rows.setdefault(top, []).append(left)
     lefts = [left for row in rows.values() for left in row]
     assert len(set(lefts)) < len(lefts), f"no two points fields line up: {rows}"
     first, *others = rows.values()
