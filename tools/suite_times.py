@@ -1,12 +1,13 @@
 """How long the test suite takes: wall time, CPU time, the slowest tests.
 
-`python tools/suite_times.py` (`make suite-times`) runs `make pytest` (or the command given after
-`--`) with this module loaded into every pytest it starts (`-p tools.suite_times` in
-PYTEST_ADDOPTS), which writes each test's setup, call and teardown times to a file; then it
-prints the wall time, the CPU time of every process the command started (with pytest-xdist's
-workers and the browser), the load average at the start and the end (other work on the machine
-stretches the wall time, not the CPU time), the outcomes, the time spent per test folder and
-the slowest tests. `--json FILE` also writes those figures, and every test's time, to FILE.
+`python tools/suite_times.py` (`make suite-times`) runs `make pytest`, the suite's two passes (or
+the command given after `--`, e.g. `-- make pytest-one` for the one-process run), with this module
+loaded into every pytest it starts (`-p tools.suite_times` in PYTEST_ADDOPTS), which writes each
+test's setup, call and teardown times to a file; then it prints the wall time, the CPU time of every
+process the command started (with pytest-xdist's workers and the browser), the load average at the
+start and the end (other work on the machine stretches the wall time, not the CPU time), the
+outcomes, the time spent per test folder and the slowest tests. `--json FILE` also writes those
+figures, and every test's time, to FILE.
 """
 
 from __future__ import annotations
