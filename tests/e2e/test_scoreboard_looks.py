@@ -329,10 +329,13 @@ def test_sound_follows_the_launcher_and_stays_quiet_when_hidden(
     page.reload()  # each tablet remembers its own switch
     wait_ready(page)  # a tap before the page's scripts run is lost
     expect(page.locator("#sound")).to_have_text("Sound: on")
-    page.locator("#sound").click()
-    page.locator("#sound").click()  # a tap after the reload lets the browser play sound again
-    expect(page.locator("#sound")).to_have_attribute("data-audio", "running")
+    # live first: the stream's snapshot redraws the page, and a tap while it shifts may miss
     expect(page.locator("#live")).to_have_attribute("data-state", "live")  # else it misses it
+    page.locator("#sound").click()
+    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "false")
+    page.locator("#sound").click()  # a tap after the reload lets the browser play sound again
+    expect(page.locator("#sound")).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#sound")).to_have_attribute("data-audio", "running")
     table.act(type="Play", seat=table.state()["deal"]["to_move"], card="RH2")
     table.service.virtual_press()
     expect(page.locator("html")).to_have_attribute("data-sounds", re.compile("eject"))

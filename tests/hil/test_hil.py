@@ -35,14 +35,16 @@ def test_hil_enable_line_high_while_open_and_low_after_close(rig: Rig) -> None:
 def test_hil_press_reaches_the_consumer(rig: Rig) -> None:
     """A press of 0.1 s is a press and a release. A busy machine may hold the jig's finger
     down longer than it asked (its sleep overruns): past the rig's `long_press_ms` (0.2 s) the
-    press is a long one, and that is right too."""
+    press is a long one, and that is right too. Through a launcher board the host hears the
+    release only when its frame arrives: on a starved machine that can be after the host's
+    clock has judged the press long (nothing acts on a long press: it is still one press)."""
     events: list[str] = []
     rig.launcher.add_press_consumer(lambda e: events.append(e.kind))
     start = time.monotonic()
     rig.jig.press(rest=0)
     held = time.monotonic() - start  # at least the time between the two edges' stamps
     assert wait_until(lambda: events[-1:] == ["release"], "the press's release heard")
-    if held < 0.2:
+    if held < 0.2 and rig.backend != "fake-serial":
         assert events == ["press", "release"]
     else:
         assert events[0] == "press" and set(events[1:-1]) <= {"long_press", "stuck"}, events
