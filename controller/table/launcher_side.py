@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
-from controller.engine import IllegalAction, Phase, Press, remaining_for_press
+from controller.engine import Game, IllegalAction, Phase, Press, remaining_for_press
 from controller.policy import PROFILES, EjectDecision, EjectPolicy, Policy
 from controller.store import Record
 
@@ -367,7 +367,7 @@ class TableLauncher:
         if launcher is None or game is None or session is None or not session.rules.attack:
             return
         if launcher.simulator is not None:
-            launcher.simulator.load(len(game.pile))
+            launcher.simulator.load(_in_launcher(game))
         fault = launcher.fault
         if fault is not None and fault.kind == "empty":
             launcher.clear_fault()
@@ -405,6 +405,15 @@ class TableLauncher:
 
     def _notice(self, code: str, text: str) -> None:
         self._table.notice(code, text, at=time.time())
+
+
+def _in_launcher(game: Game) -> int:
+    """The cards the players load into the launcher: the engine's pile, but for the deck's top
+    card while it is still to be turned up (RULES.md §2: it starts the discard pile, on the
+    launcher's lid, and the engine takes it off the pile only at the turn-up). Loading that card
+    too would let the launcher give one card more than the engine's pile holds."""
+    waiting = 1 if game.phase is Phase.TURN_UP and game.pile else 0
+    return len(game.pile) - waiting
 
 
 def _is_press(record: Record) -> bool:

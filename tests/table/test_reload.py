@@ -80,6 +80,26 @@ def test_a_hand_corrected_up_after_a_reload_takes_the_unaccounted_cards() -> Non
     assert after["unaccounted"] == before["unaccounted"] - 2 and every_card(after) == DECK
 
 
+def test_the_dealt_launcher_holds_the_deck_but_the_turned_up_card(store: Store) -> None:
+    """After the deal the players load the rest of the deck but its top card, which is turned
+    up on the lid (RULES.md §2; a Trade Hands turned up goes back and another is turned up):
+    the simulated launcher holds exactly the table's count, so emptying it never gives a card
+    more than the count has (a press that did reported one card more than it moved)."""
+    launcher = open_launcher("hbridge", backend="sim", sim=SimOptions(time_scale=0.25))
+    simulator = launcher.simulator  # type: ignore[attr-defined]
+    service = TableService(store, launcher=launcher).start()
+    try:
+        service.submit({"type": "setup", "setup": SETUP})
+        service.submit({"type": "deal"})
+        assert simulator.stack == DECK - 28 - 1  # the top card is not in it
+        act(service, {"type": "TurnUp", "card": "RTH"})  # goes back: another is turned up
+        act(service, {"type": "TurnUp", "card": "R5"})
+        assert service.snapshot()["deal"]["pile"] == simulator.stack == DECK - 28 - 1
+    finally:
+        service.stop()
+        launcher.close()
+
+
 def test_the_reloaded_launcher_holds_what_the_table_says(store: Store) -> None:
     """The players forgot to fill the launcher: the table's count said 83 cards were left."""
     sim = SimOptions(time_scale=0.25)
