@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 
 from tests.waiting import wait_until
 
-from .conftest import PHONE, PORTRAIT, TABLET, Table, shoot
+from .conftest import PHONE, PORTRAIT, TABLET, Table, shoot, wait_ready
 
 pytestmark = pytest.mark.browser
 
@@ -56,6 +56,42 @@ def test_demo_visitor_takes_a_seat_and_plays(demo_table: Table) -> None:
 
     seat.click()
     expect(seat).to_have_text("Take Ada's seat")
+
+
+def test_a_late_answer_does_not_give_a_taken_seat_back(demo_table: Table) -> None:
+    """The demo's view the page asked for on opening, answered as the bots had every seat, arrives
+    after the visitor took a seat (a loaded table): the page keeps the seat taken."""
+    assert demo_table.demo is not None
+    wait_until(demo_table.demo.playing)
+    page = demo_table.tablet(unlocked=True).context.new_page()  # unlocked, its own requests
+    page.errors = []
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    held: list[Any] = []
+    stale: list[Any] = []
+
+    def hold_the_first(route: Any) -> None:
+        if route.request.method == "GET" and not held:
+            held.append(route)
+            stale.append(route.fetch())  # answered now, delivered later
+        else:
+            route.continue_()
+
+    page.route("**/api/demo", hold_the_first)
+    page.goto("/")
+    wait_ready(page)
+    seat = page.locator('#seats button[data-seat="0"]')
+    expect(seat).to_have_text("Take Ada's seat")  # the stream's snapshot asked again
+    seat.click()
+    expect(seat).to_have_text("Give Ada back")
+    # the page asked for the demo's view once it opened (Playwright answers routes while
+    # the test calls it: poll through the page)
+    wait_until(lambda: bool(stale) or page.evaluate("false"))
+    assert stale[0].json()["humans"] == []
+    with page.expect_event("requestfinished", lambda r: r.url.endswith("/api/demo")):
+        held[0].fulfill(response=stale[0])
+    page.evaluate("() => fetch('/api/demo').then((r) => r.json())")  # the stale answer is read
+    assert seat.text_content() == "Give Ada back"
+    assert not page.errors
 
 
 def test_virtual_press_nobody_needs_says_so(idle_demo_table: Table) -> None:

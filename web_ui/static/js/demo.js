@@ -10,6 +10,7 @@ import { playerName, reloadPending } from "./view.js";
 export const humans = new Set();
 export const demoState = { playing: false, table: false }; // the bots play the match on the table
 let onChange = () => {};
+let heard = 0; // demo views taken so far: a reply is older than any view taken after its request
 
 /** Whether the bots play this table (then only the seats people took are this tablet's). */
 export const botsPlay = () => page.demo && demoState.playing;
@@ -29,6 +30,7 @@ export function startDemo(changed) {
 /** Take the demo's view: from GET /api/demo, a seat or hand-over answer, or a `demo` event. */
 export function applyDemo(view) {
   if (!page.demo || !view) return;
+  heard += 1;
   humans.clear();
   (view.humans ?? []).forEach((seat) => humans.add(seat));
   demoState.playing = Boolean(view.playing);
@@ -38,11 +40,19 @@ export function applyDemo(view) {
 
 export async function refreshHumans() {
   if (!page.demo) return;
-  applyDemo(await attempt(() => get("/api/demo")));
+  applyReply(() => get("/api/demo"));
 }
 
-async function demoCommand(url, body = {}) {
-  applyDemo(await attempt(() => post(url, body)));
+function demoCommand(url, body = {}) {
+  applyReply(() => post(url, body));
+}
+
+/** Take the view a request answers, unless a view came since it was asked: the stream's `demo`
+ * events come in order, but a reply may overtake them, or another reply, on a loaded table. */
+async function applyReply(request) {
+  const asked = heard;
+  const view = await attempt(request);
+  if (heard === asked) applyDemo(view);
 }
 
 function handOver(url) {
