@@ -115,7 +115,8 @@ class CardMachine:
         self.stack = cards
 
     def jam_next(self) -> None:
-        self.jam_in = 1 if not self.in_beam else 2
+        """The next card to reach the beam sticks (one already in it has reached it: it leaves)."""
+        self.jam_in = 1
 
     def clear_jam(self) -> tuple[int, Event | None]:
         """A person pulls the stuck card(s) out: how many, and the beam clearing."""

@@ -102,13 +102,17 @@ def pressed(service: TableService) -> list[dict[str, Any]]:
 
 
 def press(served: Served, table_id: str) -> dict[str, Any]:
-    """Press the table's UNO button (its simulated finger) and wait for the press's record."""
+    """Press the table's UNO button (its simulated finger) and wait until the table's state
+    shows the press's record."""
     table = served.table(table_id)
     before = len(pressed(table.service))
     launcher = table.service.launcher
     assert launcher is not None and launcher.simulator is not None
     launcher.simulator.press()
     wait_until(lambda: len(pressed(table.service)) > before, f"table {table_id}'s press recorded")
+    logged = table.service.records_after(0, 1)[-1].seq
+    # the record is logged a moment before the state shows it
+    wait_until(lambda: table.service.snapshot()["seq"] >= logged, f"table {table_id} shows it")
     return pressed(table.service)[-1]
 
 

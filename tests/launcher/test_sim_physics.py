@@ -230,3 +230,26 @@ def test_sim_options_give_the_machine_its_own_motor() -> None:
     slow = SimOptions(cards_per_second=2.0).machine_wheel(profile)
     assert slow.card_s == pytest.approx(CARD_MM / (2.0 * (CARD_MM + 60.0)))
     assert replace(own, card_s=1.0).dead_zone == 0.3
+
+
+def _run_to_rest(machine: CardMachine, until: float) -> None:
+    while machine.advance(until) is not None:
+        pass
+
+
+@pytest.mark.parametrize("in_beam", [False, True], ids=["beam clear", "a card in the beam"])
+def test_sim_the_next_card_to_reach_the_beam_is_the_one_that_jams(in_beam: bool) -> None:
+    """A card the last run left in the beam has reached it already: it leaves, and the card
+    after it sticks."""
+    machine = CardMachine(Wheel(CARD_S), Cards(20), random.Random(1), 0.0, {})
+    if in_beam:
+        machine.drive(0.0, 1.0, False)
+        while (event := machine.advance(5.0)) is None or not event.blocked:
+            pass
+        machine.drive(machine.t, 0.0, False)  # braked with the card half through
+        _run_to_rest(machine, machine.t + 1.0)
+    assert machine.in_beam == in_beam and machine.cards_out == 0
+    machine.jam_next()
+    machine.drive(machine.t, 1.0, False)
+    _run_to_rest(machine, machine.t + 5.0)
+    assert machine.jammed and machine.cards_out == int(in_beam)

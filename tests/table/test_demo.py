@@ -44,13 +44,15 @@ def test_a_jam_the_bots_clear_puts_its_cards_in_the_pressers_hand(
     simulator = launcher.simulator  # type: ignore[attr-defined]
     try:
         step(bots, clock, service, lambda: phase(service) == "playing", "the bots dealt")
+        assert not simulator.beam_blocked and simulator.cards_out == 0, "no card has moved yet"
         simulator.jam_next()
         sub = service.subscribe()
         simulator.press()  # a person presses: the launcher jams
         wait_until(lambda: launcher.fault is not None and launcher.fault.kind == "jam", "a jam")
         pressed = next_record_with(sub, "Pressed")
         seat, hand = pressed["seat"], service.snapshot()["deal"]["hands"][pressed["seat"]]
-        assert pressed["cards"] == [] and simulator.jammed  # the card is stuck in the throat
+        out = simulator.cards_out
+        assert pressed["cards"] == [] and simulator.jammed, f"{out} out, {pressed}"  # stuck
         step(bots, clock, service, lambda: launcher.fault is None, "the bots cleared the jam")
         assert simulator.cards_removed == stuck
         corrected = next_record_with(sub, "Corrected")
