@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
+from tests.waiting import wait_until
+
 from .conftest import SETUP, Table
 
 pytestmark = pytest.mark.browser
@@ -18,7 +20,10 @@ def test_deal_with_the_launcher(table: Table) -> None:
     page.click("#deal-launcher")
     expect(page.locator("#notices")).to_contain_text("Every hand is dealt: turn up the first card")
     expect(page.locator("#launcher-status")).to_have_text("Ready")
-    assert table.launcher.simulator.cards_out == 21
+    # every card that came out is in a hand: 21, or more when a starved CPU let the motor run
+    # on (the hand that got it is corrected, as a late card is)
+    simulator = table.launcher.simulator
+    wait_until(lambda: sum(table.state()["deal"]["hands"]) == simulator.cards_out >= 21)
 
 
 def test_jam_is_shown_and_cleared(table: Table) -> None:

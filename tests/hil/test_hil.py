@@ -20,6 +20,9 @@ from tests.waiting import wait_until
 from .conftest import Rig
 from .feeder import CardFeeder
 
+# the jig's cards run in real time against the launcher: alone, after the parallel pass
+pytestmark = pytest.mark.serial
+
 
 def test_hil_motor_lines_off_at_rest(rig: Rig) -> None:
     for role in ("forward", "backward"):

@@ -57,7 +57,7 @@ function renderSound() {
 /** The sound switch sits with the launcher; a score-only table hides the launcher panel but
  * still plays the winner's fanfare, so there the switch joins this tablet's screen tools. */
 function placeSound() {
-  const sound = $("sound");
+  const sound = $("sound-switch");
   if (state.setup?.mode === "score_only") {
     if (sound.parentElement !== $("tablet-tools")) $("tablet-tools").append(sound);
   } else if (sound.parentElement !== $("launcher-panel")) {

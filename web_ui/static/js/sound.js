@@ -49,7 +49,7 @@ function showAudio() {
   else if (on) audio = context.state === "running" ? "running" : refused ? "blocked" : "suspended";
   button.dataset.audio = audio;
   const hint = { suspended: "sound_tap", blocked: "sound_blocked", unavailable: "sound_unavailable" }[audio];
-  button.dataset.hint = hint ? t(hint) : "";
+  $("sound-hint").textContent = hint ? t(hint) : "";
 }
 
 /** The switch: a tap turns sound on or off (and, the first time, creates the audio context). */
