@@ -18,6 +18,9 @@ from controller.launcher.wheel import Wheel
 
 from .helpers import Recorder, fast_profile, pin, states
 
+# the simulated cards run in real time against the launcher: alone, after the parallel pass
+pytestmark = pytest.mark.serial
+
 MakeLauncher = Callable[..., Launcher]
 
 

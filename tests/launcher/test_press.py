@@ -30,6 +30,9 @@ from tests.waiting import FakeClock, wait_until
 
 from .helpers import Recorder, fast_profile, pin, states
 
+# the simulated cards run in real time against the launcher: alone, after the parallel pass
+pytestmark = pytest.mark.serial
+
 MakeLauncher = Callable[..., Launcher]
 
 
