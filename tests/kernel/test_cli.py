@@ -45,7 +45,7 @@ def test_calibrate_counts_every_card_it_measures(world: World, tmp_path: Path) -
         [*UNO, "calibrate", *GPIO, "--cards", "4", "--runs", "2", "--write", str(tuned)],
         capture_output=True, text=True, timeout=TIMEOUT,
     )  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.returncode == 0, f"{done.stdout}{done.stderr}world: {world('state')}"
     measured = re.search(r"measured (\d+) cards", done.stdout)
     assert measured is not None and int(measured[1]) >= 8, done.stdout
     assert world.out() - before == int(measured[1]), done.stdout

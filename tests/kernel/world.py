@@ -11,7 +11,8 @@ receiver does):
   counts as stopped only once the forward line has read low at `STOP_LOOKS` looks in a row over
   `RUN_WINDOW`: a world starved of the CPU for longer than that (a busy guest) that then reads
   one PWM low is not a stop; it once restarted the wheel's first-card delay at every stall, and
-  five seconds of motor running passed no card.
+  five seconds of motor running passed no card. The looks come at a jittered pace: at a steady
+  one they can alias with the PWM's period and land in its low part time after time.
 
 The levels the world wants are re-asserted whenever the chip shows another: gpio-sim models a
 line request's bias with the same `pull` attribute, so a line the launcher claims with its
@@ -32,6 +33,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import sys
 import threading
 import time
@@ -119,7 +121,7 @@ class World:
                 for line, high in self.want.items():
                     if self.level(line) != high:
                         self.drive(line, high)
-            time.sleep(TICK)
+            time.sleep(TICK * random.uniform(0.5, 1.5))
 
     def state(self) -> dict[str, object]:
         return {"out": self.out, "hopper": self.hopper, "motor_on": self.motor_on,
