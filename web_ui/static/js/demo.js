@@ -38,13 +38,12 @@ export function applyDemo(view) {
   onChange();
 }
 
-export async function refreshHumans() {
-  if (!page.demo) return;
-  applyReply(() => get("/api/demo"));
+export function refreshHumans() {
+  return page.demo ? applyReply(() => get("/api/demo")) : Promise.resolve();
 }
 
 function demoCommand(url, body = {}) {
-  applyReply(() => post(url, body));
+  return applyReply(() => post(url, body));
 }
 
 /** Take the view a request answers, unless a view came since it was asked: the stream's `demo`
